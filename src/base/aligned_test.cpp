@@ -1,0 +1,26 @@
+#include <laddu/base/aligned.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace laddu {
+namespace {
+
+TEST(AlignedVector, DataIsCacheLineAligned) {
+    for (std::size_t n : {1U, 3U, 17U, 1000U}) {
+        AlignedVector<double> column(n, 1.5);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.data()) % kColumnAlignment, 0U);
+        EXPECT_EQ(column.size(), n);
+        column.resize(n * 3 + 1);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.data()) % kColumnAlignment, 0U);
+    }
+}
+
+TEST(AlignedVector, HugeRequestThrowsBadAlloc) {
+    AlignedAllocator<double> allocator;
+    EXPECT_THROW((void)allocator.allocate(static_cast<std::size_t>(-1) / 4), std::bad_alloc);
+}
+
+}  // namespace
+}  // namespace laddu
