@@ -1,11 +1,11 @@
 // Cost of compensated summation (the reduction every likelihood uses) against a plain sum.
-#include <laddu/base/accurate_sum.hpp>
-
-#include <benchmark/benchmark.h>
-
 #include <numeric>
 #include <random>
 #include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <laddu/base/accurate_sum.hpp>
 
 namespace {
 

@@ -1,11 +1,11 @@
-#include <laddu/base/accurate_sum.hpp>
-
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <numeric>
 #include <random>
 #include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/accurate_sum.hpp>
 
 namespace laddu {
 namespace {
@@ -26,7 +26,8 @@ TEST(AccurateSum, RecoversWhatANaiveSumLoses) {
     values.push_back(-1.0);
     const double naive = std::accumulate(values.begin(), values.end(), 0.0);
     EXPECT_EQ(naive, 0.0);
-    EXPECT_NEAR(accurate_sum(values), 1e-12, 1e-24);  // relative 1e-12: the compensation itself is a plain sum
+    EXPECT_NEAR(accurate_sum(values), 1e-12,
+                1e-24);  // relative 1e-12: the compensation itself is a plain sum
 }
 
 TEST(AccurateSum, CancellationOfLargeTerms) {

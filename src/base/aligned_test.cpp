@@ -1,8 +1,8 @@
-#include <laddu/base/aligned.hpp>
+#include <cstdint>
 
 #include <gtest/gtest.h>
 
-#include <cstdint>
+#include <laddu/base/aligned.hpp>
 
 namespace laddu {
 namespace {

@@ -1,7 +1,7 @@
+#include <exception>
+
 #include <laddu/base/assert.hpp>
 #include <laddu/base/error.hpp>
-
-#include <exception>
 
 namespace laddu::detail {
 

@@ -1,9 +1,9 @@
-#include <laddu/base/assert.hpp>
-#include <laddu/base/error.hpp>
+#include <string>
 
 #include <gtest/gtest.h>
 
-#include <string>
+#include <laddu/base/assert.hpp>
+#include <laddu/base/error.hpp>
 
 namespace laddu {
 namespace {
@@ -13,7 +13,9 @@ int checked_index(int index, int size) {
     return index;
 }
 
-TEST(Assert, PassingConditionDoesNothing) { EXPECT_EQ(checked_index(1, 2), 1); }
+TEST(Assert, PassingConditionDoesNothing) {
+    EXPECT_EQ(checked_index(1, 2), 1);
+}
 
 TEST(Assert, FailureThrowsInternalErrorWithContext) {
     try {
@@ -30,7 +32,9 @@ TEST(Assert, FailureThrowsInternalErrorWithContext) {
 
 TEST(Assert, StreamedOperandsAreNotEvaluatedOnSuccess) {
     int evaluations = 0;
-    auto count = [&evaluations] { return ++evaluations; };
+    auto count = [&evaluations] {
+        return ++evaluations;
+    };
     LADDU_ASSERT(true) << count();
     EXPECT_EQ(evaluations, 0);
 }

@@ -1,8 +1,8 @@
-#include <laddu/base/error.hpp>
+#include <string>
 
 #include <gtest/gtest.h>
 
-#include <string>
+#include <laddu/base/error.hpp>
 
 namespace laddu {
 namespace {

@@ -1,9 +1,9 @@
-#include <laddu/base/expected.hpp>
+#include <memory>
+#include <string>
 
 #include <gtest/gtest.h>
 
-#include <memory>
-#include <string>
+#include <laddu/base/expected.hpp>
 
 namespace laddu {
 namespace {

@@ -1,5 +1,3 @@
-#include <laddu/base/log.hpp>
-
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -7,6 +5,8 @@
 #include <string>
 
 #include <fmt/core.h>
+
+#include <laddu/base/log.hpp>
 
 namespace laddu {
 

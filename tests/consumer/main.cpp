@@ -1,8 +1,8 @@
 // Uses the installed headers and libraries the way a user would.
-#include <laddu/laddu.hpp>
-
 #include <cstdio>
 #include <vector>
+
+#include <laddu/laddu.hpp>
 
 int main() {
     const std::vector<double> values{1.0, 1e-16, -1.0};

@@ -40,7 +40,7 @@ struct AssertionVoidify {
 }  // namespace laddu::detail
 
 /// Checks an internal invariant; on failure throws laddu::InternalError with the streamed context.
-#define LADDU_ASSERT(condition)                                                                  \
-    (condition) ? static_cast<void>(0)                                                           \
-                : ::laddu::detail::AssertionVoidify() &                                          \
+#define LADDU_ASSERT(condition)                                                                    \
+    (condition) ? static_cast<void>(0)                                                             \
+                : ::laddu::detail::AssertionVoidify() &                                            \
                       ::laddu::detail::AssertionFailure(__FILE__, __LINE__, #condition)

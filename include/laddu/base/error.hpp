@@ -15,7 +15,8 @@ enum class ErrorKind : unsigned char {
     kModel,       ///< an ill-formed model: wrong kinds, unknown or conflicting parameters
     kCompile,     ///< the compiler could not lower or plan a model
     kData,        ///< missing columns, malformed files, bad array shapes
-    kEvaluation,  ///< a numerical failure during evaluation (non-positive intensity, singular matrix)
+    kEvaluation,  ///< a numerical failure during evaluation (non-positive intensity, singular
+                  ///< matrix)
     kBackend,     ///< a backend (interpreter, JIT, MPI) cannot run the program
     kFit,         ///< a minimiser could not be set up or run
     kInternal,    ///< a broken invariant inside laddu (a bug: please report it)
@@ -58,8 +59,7 @@ public:
 /// Evaluation failed numerically (a non-positive intensity under a log, a singular matrix).
 class EvaluationError : public Error {
 public:
-    explicit EvaluationError(const std::string& message)
-        : Error(message, ErrorKind::kEvaluation) {}
+    explicit EvaluationError(const std::string& message) : Error(message, ErrorKind::kEvaluation) {}
 };
 
 /// A backend cannot run the program (JIT unavailable, MPI failure on a peer).

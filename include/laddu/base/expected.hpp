@@ -44,6 +44,7 @@ class [[nodiscard]] Expected {
 public:
     // Implicit, so `return value;` and `return failure(...);` both work.
     Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+
     Expected(Failure error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
     /// True when a value is present.
@@ -104,6 +105,7 @@ template <>
 class [[nodiscard]] Expected<void> {
 public:
     Expected() = default;
+
     Expected(Failure error) : error_(std::move(error)), failed_(true) {}  // NOLINT
 
     [[nodiscard]] bool has_value() const noexcept { return !failed_; }
