@@ -11,7 +11,7 @@ packages=(
     # libraries
     libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
     # python test tooling (Debian's /usr/bin/python3)
-    python3 python3-pytest
+    python3 python3-dev python3-pytest python3-numpy pybind11-dev
 )
 
 missing=()

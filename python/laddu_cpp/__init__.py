@@ -1,0 +1,36 @@
+"""laddu-cpp: amplitude analysis with laddu's API, backed by a C++ engine.
+
+Use it as laddu is used::
+
+    import laddu_cpp as ld
+
+Every error the engine raises is a subclass of ``ld.Error`` named as in C++:
+``ld.ModelError``, ``ld.CompileError``, ``ld.DataError``, ``ld.EvaluationError``,
+``ld.BackendError``, ``ld.FitError`` (and ``ld.InternalError`` for bugs).
+"""
+
+from ._core import (
+    BackendError,
+    CompileError,
+    DataError,
+    Error,
+    EvaluationError,
+    FitError,
+    InternalError,
+    ModelError,
+    accurate_sum,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BackendError",
+    "CompileError",
+    "DataError",
+    "Error",
+    "EvaluationError",
+    "FitError",
+    "InternalError",
+    "ModelError",
+    "accurate_sum",
+]

@@ -1,0 +1,77 @@
+// laddu exceptions become Python classes of the same names, all subclasses of laddu_cpp.Error
+// (itself a RuntimeError), so `except ld.DataError` works exactly as in C++.
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <laddu/base/accurate_sum.hpp>
+#include <laddu/base/error.hpp>
+
+#include "bindings.hpp"
+
+namespace py = pybind11;
+
+namespace laddu::python {
+
+void bind_base(py::module_& module) {
+    // Leaked on purpose: exception classes must outlive every module reference (pybind11 docs).
+    static auto* error = new py::exception<Error>(module, "Error", PyExc_RuntimeError);
+    static auto* model_error = new py::exception<ModelError>(module, "ModelError", error->ptr());
+    static auto* compile_error =
+        new py::exception<CompileError>(module, "CompileError", error->ptr());
+    static auto* data_error = new py::exception<DataError>(module, "DataError", error->ptr());
+    static auto* evaluation_error =
+        new py::exception<EvaluationError>(module, "EvaluationError", error->ptr());
+    static auto* backend_error =
+        new py::exception<BackendError>(module, "BackendError", error->ptr());
+    static auto* fit_error = new py::exception<FitError>(module, "FitError", error->ptr());
+    static auto* internal_error =
+        new py::exception<InternalError>(module, "InternalError", error->ptr());
+
+    py::register_exception_translator([](std::exception_ptr thrown) {
+        try {
+            if (thrown) {
+                std::rethrow_exception(thrown);
+            }
+        } catch (const ModelError& e) {
+            model_error->operator()(e.what());
+        } catch (const CompileError& e) {
+            compile_error->operator()(e.what());
+        } catch (const DataError& e) {
+            data_error->operator()(e.what());
+        } catch (const EvaluationError& e) {
+            evaluation_error->operator()(e.what());
+        } catch (const BackendError& e) {
+            backend_error->operator()(e.what());
+        } catch (const FitError& e) {
+            fit_error->operator()(e.what());
+        } catch (const InternalError& e) {
+            internal_error->operator()(e.what());
+        } catch (const Error& e) {
+            error->operator()(e.what());
+        }
+    });
+
+    // Raises the C++ exception of the given kind: lets the Python tests prove the mapping.
+    module.def(
+        "_raise_error",
+        [](const std::string& kind_name, const std::string& message) {
+            for (const ErrorKind kind :
+                 {ErrorKind::kModel, ErrorKind::kCompile, ErrorKind::kData, ErrorKind::kEvaluation,
+                  ErrorKind::kBackend, ErrorKind::kFit, ErrorKind::kInternal}) {
+                if (error_kind_name(kind) == kind_name) {
+                    throw_error(kind, message);
+                }
+            }
+            throw py::value_error("unknown error kind '" + kind_name + "'");
+        },
+        py::arg("kind"), py::arg("message"));
+
+    module.def(
+        "accurate_sum", [](const std::vector<double>& values) { return accurate_sum(values); },
+        py::arg("values"), "Compensated (Sum2) sum of a sequence of floats.");
+}
+
+}  // namespace laddu::python

@@ -1,0 +1,11 @@
+// One entry point per stage's bindings, called in order by module.cpp.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace laddu::python {
+
+/// Exceptions (laddu_cpp.Error and its subclasses) and base utilities.
+void bind_base(pybind11::module_& module);
+
+}  // namespace laddu::python

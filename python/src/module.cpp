@@ -1,0 +1,10 @@
+// laddu_cpp._core: the compiled half of the Python package. Each stage binds itself in its own
+// bind_<stage>.cpp; this file only calls them, bottom-up.
+#include <pybind11/pybind11.h>
+
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_core, module) {
+    module.doc() = "laddu-cpp compiled core (import laddu_cpp instead)";
+    laddu::python::bind_base(module);
+}
