@@ -7,15 +7,25 @@ set -euo pipefail
 packages=(
     # toolchain
     build-essential cmake ninja-build pkg-config git
-    clang-format-19 clang-tidy-19
+    clang-format-19 clang-tidy-19 llvm-19-dev
     # libraries
     libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
+    # Parquet codecs (src/data/io/parquet)
+    libsnappy-dev libzstd-dev zlib1g-dev
+    # Parquet interop tests and benchmark (tests/parquet_interop: DuckDB, hyparquet from npm);
+    # skipped below when a node is already on PATH
+    nodejs npm
     # python test tooling (Debian's /usr/bin/python3)
     python3 python3-dev python3-pytest python3-numpy pybind11-dev
 )
 
 missing=()
 for pkg in "${packages[@]}"; do
+    # A node from elsewhere (nodesource, nvm) serves as well as Debian's nodejs/npm.
+    if { [ "$pkg" = nodejs ] || [ "$pkg" = npm ]; } && command -v node >/dev/null 2>&1 &&
+        command -v npm >/dev/null 2>&1; then
+        continue
+    fi
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
         missing+=("$pkg")
     fi

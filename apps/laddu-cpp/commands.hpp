@@ -1,0 +1,13 @@
+// Subcommands of the laddu-cpp tool. Each takes the arguments after its name and returns the
+// process exit code.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace laddu::cli {
+
+/// `laddu-cpp data info FILE... [--json]`.
+int data_info(std::span<const std::string_view> args);
+
+}  // namespace laddu::cli

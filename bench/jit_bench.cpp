@@ -1,0 +1,152 @@
+// JIT kernels against the batch interpreter on a 16-amplitude coherent sum
+// (|Σ_k (p_2k + i p_2k+1) A_k|² over 16 cached complex amplitudes A_k), and JIT compile latency.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <laddu/base/aligned.hpp>
+#include <laddu/interp/interpreter.hpp>
+#include <laddu/ir/builder.hpp>
+#include <laddu/jit/jit.hpp>
+
+namespace {
+
+using laddu::AlignedVector;
+namespace ir = laddu::ir;
+namespace jit = laddu::jit;
+namespace interp = laddu::interp;
+
+ir::Program coherent_sum(std::uint32_t amplitudes) {
+    ir::Builder b;
+    std::vector<ir::ValueId> terms;
+    for (std::uint32_t k = 0; k < amplitudes; ++k) {
+        const auto amp = b.load(b.add_input("amp" + std::to_string(k), ir::ValueKind::kComplex));
+        const auto coupling = b.complex(b.param(2 * k), b.param(2 * k + 1));
+        terms.push_back(b.binary(ir::OpCode::kMul, coupling, amp));
+    }
+    b.add_output(b.unary(ir::OpCode::kNormSqr, b.add_n(terms)), "intensity");
+    return b.finish();
+}
+
+// About 1000 instructions: `count` Breit–Wigner-like terms c_k A_k / (m_k² - s - i m_k Γ_k).
+ir::Program large_program(std::uint32_t count) {
+    ir::Builder b;
+    const auto s = b.load(b.add_input("s", ir::ValueKind::kReal));
+    std::vector<ir::ValueId> terms;
+    for (std::uint32_t k = 0; k < count; ++k) {
+        const auto amp = b.load(b.add_input("amp" + std::to_string(k), ir::ValueKind::kComplex));
+        const auto mass = b.param(4 * k);
+        const auto width = b.param(4 * k + 1);
+        const auto m2 = b.binary(ir::OpCode::kMul, mass, mass);
+        const auto den = b.complex(b.binary(ir::OpCode::kSub, m2, s),
+                                   b.unary(ir::OpCode::kNeg, b.binary(ir::OpCode::kMul, mass,
+                                                                      width)));
+        const auto coupling = b.complex(b.param(4 * k + 2), b.param(4 * k + 3));
+        terms.push_back(b.binary(ir::OpCode::kDiv, b.binary(ir::OpCode::kMul, coupling, amp), den));
+    }
+    b.add_output(b.unary(ir::OpCode::kNormSqr, b.add_n(terms)), "intensity");
+    return b.finish();
+}
+
+struct Dataset {
+    std::vector<AlignedVector<double>> columns;  // re, im per amplitude
+    std::vector<double> params;
+    AlignedVector<double> out;
+
+    Dataset(const ir::Program& program, std::size_t events) : out(events) {
+        std::mt19937_64 rng(11);
+        std::uniform_real_distribution<double> dist(-1.0, 1.0);
+        for (const auto& slot : program.inputs) {
+            const int parts = slot.kind == ir::ValueKind::kComplex ? 2 : 1;
+            for (int p = 0; p < parts; ++p) {
+                AlignedVector<double> column(events);
+                for (double& v : column) {
+                    v = dist(rng);
+                }
+                columns.push_back(std::move(column));
+            }
+        }
+        for (std::uint32_t k = 0; k < program.parameter_count; ++k) {
+            params.push_back(dist(rng));
+        }
+    }
+};
+
+jit::Precision precision_of(const benchmark::State& state) {
+    return state.range(1) == 32 ? jit::Precision::kF32 : jit::Precision::kF64;
+}
+
+void BM_CoherentSumJit(benchmark::State& state) {
+    const ir::Program program = coherent_sum(16);
+    const auto events = static_cast<std::size_t>(state.range(0));
+    Dataset data(program, events);
+    auto kernel = jit::compile(program, precision_of(state));
+    if (!kernel) {
+        state.SkipWithError(kernel.error().message.c_str());
+        return;
+    }
+    std::vector<const double*> inputs;
+    for (const auto& column : data.columns) {
+        inputs.push_back(column.data());
+    }
+    double* outputs[] = {data.out.data()};
+    for (auto _ : state) {
+        kernel->run(data.params.data(), inputs.data(), outputs, 0,
+                    static_cast<std::int64_t>(events));
+        benchmark::DoNotOptimize(data.out.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+    state.counters["vectorized"] = kernel->vectorized() ? 1.0 : 0.0;
+}
+
+void BM_CoherentSumInterp(benchmark::State& state) {
+    const ir::Program program = coherent_sum(16);
+    const auto events = static_cast<std::size_t>(state.range(0));
+    Dataset data(program, events);
+    const auto precision =
+        state.range(1) == 32 ? interp::Precision::kF32 : interp::Precision::kF64;
+    const interp::Interpreter interpreter = interp::Interpreter::prepare(program, precision);
+    interp::Workspace workspace = interpreter.make_workspace();
+    std::vector<interp::InputColumn> inputs;
+    for (std::size_t k = 0; k < data.columns.size(); k += 2) {
+        inputs.push_back({data.columns[k].data(), data.columns[k + 1].data()});
+    }
+    const interp::OutputColumn out[] = {{data.out.data(), nullptr}};
+    for (auto _ : state) {
+        interpreter.run(data.params, interp::ColumnView{inputs, events}, 0, events, workspace,
+                        interp::OutputView{out});
+        benchmark::DoNotOptimize(data.out.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void compile_latency(benchmark::State& state, const ir::Program& program) {
+    double total = 0.0;
+    for (auto _ : state) {
+        auto kernel = jit::compile_uncached(program, precision_of(state));
+        if (!kernel) {
+            state.SkipWithError(kernel.error().message.c_str());
+            return;
+        }
+        total += kernel->compile_seconds();
+        benchmark::DoNotOptimize(kernel->function());
+    }
+    state.counters["ir_instructions"] = static_cast<double>(program.size());
+    state.counters["compile_ms"] = 1e3 * total / static_cast<double>(state.iterations());
+}
+
+void BM_CompileCoherentSum(benchmark::State& state) { compile_latency(state, coherent_sum(16)); }
+
+void BM_CompileLarge(benchmark::State& state) { compile_latency(state, large_program(110)); }
+
+}  // namespace
+
+BENCHMARK(BM_CoherentSumJit)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}});
+BENCHMARK(BM_CoherentSumInterp)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}});
+BENCHMARK(BM_CompileCoherentSum)->Args({0, 64})->Args({0, 32})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompileLarge)->Args({0, 64})->Args({0, 32})->Unit(benchmark::kMillisecond);

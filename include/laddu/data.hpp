@@ -1,0 +1,14 @@
+// laddu/data: event data as columns of doubles, and Parquet I/O without Arrow.
+//
+// Schema (schema.hpp: laddu's column naming conventions) -> EventBatch (event_batch.hpp: SoA
+// chunks) -> EventSource (event_source.hpp: MemorySource, ParquetSource) -> Dataset
+// (dataset.hpp: resident events and their operations). Entry point: read_parquet() or
+// Dataset::from_arrays(). describe.hpp backs `laddu-cpp data info`.
+#pragma once
+
+#include <laddu/data/dataset.hpp>
+#include <laddu/data/describe.hpp>
+#include <laddu/data/event_batch.hpp>
+#include <laddu/data/event_source.hpp>
+#include <laddu/data/parquet.hpp>
+#include <laddu/data/schema.hpp>

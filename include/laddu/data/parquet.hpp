@@ -1,0 +1,183 @@
+// laddu/data/parquet.hpp: reading and writing Parquet event files (no Arrow needed).
+//
+// Reads: codecs UNCOMPRESSED, SNAPPY, GZIP, ZSTD; data pages v1 and v2; dictionary pages;
+// encodings PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY, BYTE_STREAM_SPLIT, DELTA_BINARY_PACKED; flat
+// REQUIRED and OPTIONAL columns of FLOAT, DOUBLE, INT32 and INT64 (as doubles). Writes: DOUBLE,
+// FLOAT, INT32, INT64 columns (REQUIRED, or OPTIONAL with nulls), PLAIN data pages v1, any of the
+// four codecs, several row groups, min/max statistics, through a temporary file renamed into
+// place.
+// Malformed input is a DataError naming the file, column and byte offset.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <laddu/base/aligned.hpp>
+#include <laddu/data/dataset.hpp>
+#include <laddu/data/event_source.hpp>
+#include <laddu/data/schema.hpp>
+
+namespace laddu::data {
+
+/// What to do with a null in a column that is read.
+enum class NullPolicy : unsigned char {
+    kError,  ///< a DataError naming the column and row (laddu's default)
+    kNan,    ///< read as NaN
+};
+
+/// Page compression for writing.
+enum class Compression : unsigned char { kUncompressed, kSnappy, kGzip, kZstd };
+
+/// One leaf column of a Parquet file.
+struct ParquetColumnInfo {
+    std::string name;  ///< dotted path for nested columns
+    ColumnType type = ColumnType::kOther;
+    std::string physical_type;  ///< "DOUBLE", "BYTE_ARRAY", ...
+    bool optional = false;      ///< OPTIONAL (may hold nulls)
+    bool flat = true;           ///< a top-level, non-repeated column
+};
+
+/// A whole column read from a file: values as doubles (NaN at nulls) and the null count.
+struct RawColumn {
+    std::string name;
+    ColumnType type = ColumnType::kOther;
+    AlignedVector<double> values;
+    /// 1 where a value is present; empty when the column has no nulls.
+    std::vector<std::uint8_t> valid;
+    std::uint64_t null_count = 0;
+};
+
+/// Low-level access to one Parquet file: its columns and row groups, decoded column by column.
+/// Only the byte ranges of requested column chunks are read.
+class ParquetFileReader {
+public:
+    /// Opens `path` and decodes its footer; a missing or malformed file is a DataError.
+    [[nodiscard]] static ParquetFileReader open(const std::string& path);
+
+    /// Reads from bytes in memory (`name` appears in error messages); copies the bytes.
+    [[nodiscard]] static ParquetFileReader from_memory(std::span<const std::uint8_t> bytes,
+                                                       const std::string& name);
+
+    ParquetFileReader(ParquetFileReader&&) noexcept;
+    ParquetFileReader& operator=(ParquetFileReader&&) noexcept;
+    ParquetFileReader(const ParquetFileReader&) = delete;
+    ParquetFileReader& operator=(const ParquetFileReader&) = delete;
+    ~ParquetFileReader();
+
+    /// The file's path (or memory name).
+    [[nodiscard]] const std::string& path() const noexcept;
+
+    /// Every leaf column, in file order.
+    [[nodiscard]] const std::vector<ParquetColumnInfo>& columns() const noexcept;
+
+    /// The index of column `name`, or nullopt.
+    [[nodiscard]] std::optional<std::size_t> column_index(std::string_view name) const;
+
+    /// Total rows.
+    [[nodiscard]] std::uint64_t num_rows() const noexcept;
+
+    [[nodiscard]] std::size_t num_row_groups() const noexcept;
+
+    /// Rows in row group `group`.
+    [[nodiscard]] std::uint64_t row_group_rows(std::size_t group) const;
+
+    /// The writer's created_by string.
+    [[nodiscard]] const std::string& created_by() const noexcept;
+
+    /// Decodes column `column` of row group `group` into `out` (row_group_rows(group) values).
+    /// `valid`, if given, receives 1/0 per row; nulls follow `nulls` (kError names the row).
+    void read_column_chunk(std::size_t group, std::size_t column, std::span<double> out,
+                           NullPolicy nulls, std::vector<std::uint8_t>* valid = nullptr) const;
+
+    /// Decodes a whole column over all row groups, nulls as NaN with the validity mask.
+    [[nodiscard]] RawColumn read_column(std::size_t column) const;
+
+private:
+    struct Impl;
+    explicit ParquetFileReader(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+/// Options for reading Parquet event files.
+struct ParquetReadOptions {
+    SchemaInferenceOptions schema;
+    NullPolicy nulls = NullPolicy::kError;
+};
+
+/// Expands glob patterns (a plain path is kept as is), each pattern's matches sorted, in pattern
+/// order. A pattern that matches nothing is a DataError.
+[[nodiscard]] std::vector<std::string> expand_paths(std::span<const std::string> patterns);
+
+/// An EventSource over one or many Parquet files, read as one stream of (file, row group)
+/// fragments in path order. The schema is inferred from the first file, and every file is
+/// checked to have its physical columns (as numbers) when the source is opened.
+class ParquetSource final : public EventSource {
+public:
+    /// Opens `patterns` (paths or globs, see expand_paths).
+    explicit ParquetSource(std::vector<std::string> patterns, ParquetReadOptions options = {});
+
+    [[nodiscard]] const Schema& schema() const override;
+
+    [[nodiscard]] std::uint64_t num_events() const override;
+
+    [[nodiscard]] std::unique_ptr<BatchStream> read(const ReadPlan& plan) const override;
+
+    /// The expanded file list.
+    [[nodiscard]] const std::vector<std::string>& paths() const;
+
+    /// The schema with `alias` naming `target` (affects later reads).
+    void add_alias(const std::string& alias, const std::string& target);
+
+private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+/// laddu's read_parquet: the events of the files matching `pattern` in memory.
+[[nodiscard]] Dataset read_parquet(const std::string& pattern,
+                                   const ParquetReadOptions& options = {});
+
+/// read_parquet over several paths or patterns.
+[[nodiscard]] Dataset read_parquet(std::span<const std::string> patterns,
+                                   const ParquetReadOptions& options = {});
+
+/// Options for writing.
+struct ParquetWriteOptions {
+    Compression compression = Compression::kZstd;
+    /// ZSTD (1..22) or GZIP (1..9) level.
+    int compression_level = 3;
+    /// Rows per row group.
+    std::size_t row_group_size = std::size_t{1} << 20;
+    /// Write per-chunk min/max statistics.
+    bool write_statistics = true;
+    /// Event columns as kFloat64 or kFloat32.
+    ColumnType precision = ColumnType::kFloat64;
+    /// Write the weight column even when the schema has none (laddu's default: unit weights).
+    bool always_write_weight = true;
+};
+
+/// A column to write: name, storage type and values (integers must be exact in the type).
+struct ParquetWriteColumn {
+    std::string name;
+    ColumnType type = ColumnType::kFloat64;
+    std::span<const double> values;
+    /// When non-empty (one entry per value), the column is OPTIONAL and rows with 0 are null.
+    std::span<const std::uint8_t> valid = {};
+};
+
+/// Writes `columns` (equal lengths) to `path` via a temporary file in the same directory that is
+/// renamed over `path` only when complete: a failed write leaves any old file untouched.
+void write_parquet_columns(const std::string& path, std::span<const ParquetWriteColumn> columns,
+                           const ParquetWriteOptions& options = {});
+
+/// Writes a dataset with laddu's physical names (`name_e`, ..., scalars, `weight`).
+void write_parquet(const Dataset& dataset, const std::string& path,
+                   const ParquetWriteOptions& options = {});
+
+}  // namespace laddu::data

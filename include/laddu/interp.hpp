@@ -1,0 +1,8 @@
+// laddu/interp: the batch interpreter for ir::Program (docs/runtime.md).
+//
+// Entry point: Interpreter::prepare(program, precision), then evaluate_invariants() once per
+// parameter vector and run_block() per block of kBlockSize events, one Workspace per thread.
+#pragma once
+
+#include <laddu/interp/columns.hpp>
+#include <laddu/interp/interpreter.hpp>

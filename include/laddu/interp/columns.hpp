@@ -1,0 +1,38 @@
+// laddu/interp/columns.hpp: borrowed structure-of-arrays views of a program's inputs and outputs.
+//
+// Every input slot of a program is one column indexed by event: a Real slot is one array of
+// doubles, a Complex slot two (re and im, split so that loops over events vectorise). The
+// views borrow; the caller keeps the arrays alive while a run uses them.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+namespace laddu::interp {
+
+/// One input column: `re[event]` and, for a Complex slot, `im[event]` (nullptr for Real).
+struct InputColumn {
+    const double* re = nullptr;
+    const double* im = nullptr;
+};
+
+/// The input columns of a program, one per input slot in slot order, each holding `events`
+/// values (indexed by global event index 0 .. events-1).
+struct ColumnView {
+    std::span<const InputColumn> columns;
+    std::size_t events = 0;
+};
+
+/// One output destination: a block run writes `re[lane]` and, when `im` is not nullptr,
+/// `im[lane]` (0 for a Real output) for lane 0 .. count-1 of the block.
+struct OutputColumn {
+    double* re = nullptr;
+    double* im = nullptr;
+};
+
+/// The destinations of a program's outputs, one per output in order.
+struct OutputView {
+    std::span<const OutputColumn> columns;
+};
+
+}  // namespace laddu::interp

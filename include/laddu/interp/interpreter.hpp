@@ -1,0 +1,144 @@
+// laddu/interp/interpreter.hpp: the batch interpreter for ir::Program.
+//
+// Interpreter::prepare() turns a validated program into a plan once: invariant instructions
+// (class kInvariant) are evaluated once per parameter vector, in f64, by
+// evaluate_invariants(); event instructions run over blocks of up to kBlockSize events in
+// structure-of-arrays registers (a Real register is kBlockSize lanes, a Complex one separate
+// re and im lane arrays), instruction by instruction, so each opcode's loop over lanes
+// vectorises. Registers are reused after their last use. Invariant values that event
+// instructions read are broadcast into full-lane registers once per evaluate_invariants().
+//
+// Example:
+//   auto interp = interp::Interpreter::prepare(program, interp::Precision::kF64);
+//   interp::Workspace ws = interp.make_workspace();
+//   interp.evaluate_invariants(params, ws);
+//   for (std::size_t begin = 0; begin < n; begin += interp::kBlockSize)
+//       interp.run_block(inputs, begin, std::min(interp::kBlockSize, n - begin), ws, out_block);
+//
+// One Workspace per thread; an Interpreter is immutable after prepare and shared freely.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <laddu/interp/columns.hpp>
+#include <laddu/ir/program.hpp>
+
+namespace laddu::interp {
+
+/// The lanes of one block: the number of events every event instruction processes at once.
+inline constexpr std::size_t kBlockSize = 64;
+
+/// The arithmetic precision of event instructions. Inputs are read as double and, under kF32,
+/// rounded to float; invariants are always computed in double and rounded when broadcast;
+/// outputs are written as double (callers accumulate in double).
+enum class Precision : std::uint8_t { kF64, kF32 };
+
+/// The name of a precision ("f64", "f32").
+[[nodiscard]] const char* precision_name(Precision precision) noexcept;
+
+namespace detail {
+struct Plan;
+struct WorkspaceState;
+}  // namespace detail
+
+/// Per-thread mutable state of an Interpreter: registers, invariant values, scratch. Create it
+/// with Interpreter::make_workspace(); it is bound to that interpreter's plan. Move-only.
+class Workspace {
+public:
+    Workspace();
+    Workspace(Workspace&&) noexcept;
+    Workspace& operator=(Workspace&&) noexcept;
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+    ~Workspace();
+
+    /// Bytes of register and scratch storage.
+    [[nodiscard]] std::size_t bytes() const noexcept;
+
+private:
+    friend class Interpreter;
+
+    std::unique_ptr<detail::WorkspaceState> state_;
+};
+
+/// Register and step counts of a prepared plan, for reports and tests.
+struct PlanStats {
+    std::size_t invariant_steps = 0;       ///< invariant instructions evaluated per call
+    std::size_t event_steps = 0;           ///< event instructions evaluated per block
+    std::size_t broadcasts = 0;            ///< invariant values broadcast to lanes
+    std::size_t registers = 0;             ///< event registers after reuse (all kinds)
+    std::size_t register_lanes = 0;        ///< lanes of all registers, in scalars (re and im count)
+    std::size_t values_without_reuse = 0;  ///< event-register values before reuse
+};
+
+/// A prepared program. Immutable after prepare(); thread-safe for concurrent use with one
+/// Workspace per thread.
+class Interpreter {
+public:
+    /// Validates `program` (CompileError if invalid) and builds the block plan.
+    [[nodiscard]] static Interpreter prepare(const ir::Program& program,
+                                             Precision precision = Precision::kF64);
+
+    Interpreter(Interpreter&&) noexcept;
+    Interpreter& operator=(Interpreter&&) noexcept;
+    Interpreter(const Interpreter&) = delete;
+    Interpreter& operator=(const Interpreter&) = delete;
+    ~Interpreter();
+
+    /// A fresh workspace sized for this plan.
+    [[nodiscard]] Workspace make_workspace() const;
+
+    /// Evaluates the invariant instructions for `params` and broadcasts the invariant values
+    /// the event instructions read. Throws EvaluationError if params.size() differs from the
+    /// program's parameter_count. Call it once per parameter vector, before run_block().
+    void evaluate_invariants(std::span<const double> params, Workspace& workspace) const;
+
+    /// Runs the event instructions over events [begin, begin + count) of `inputs`
+    /// (count <= kBlockSize) and writes lane 0 .. count-1 of each output. Preconditions
+    /// (asserted, not checked per event): evaluate_invariants() ran on this workspace,
+    /// check_inputs(inputs) passed, begin + count <= inputs.events.
+    void run_block(const ColumnView& inputs, std::size_t begin, std::size_t count,
+                   Workspace& workspace, const OutputView& out) const;
+
+    /// Evaluates invariants, then every block of events [begin, begin + count), writing
+    /// `out.columns[j].re[i - begin]` for event i. Checks inputs and the range.
+    void run(std::span<const double> params, const ColumnView& inputs, std::size_t begin,
+             std::size_t count, Workspace& workspace, const OutputView& out) const;
+
+    /// All outputs of one event (a block of one lane), widened to complex. Checks inputs, the
+    /// parameter count and that `row` < inputs.events.
+    [[nodiscard]] std::vector<std::complex<double>>
+    evaluate_row(std::span<const double> params, const ColumnView& inputs, std::size_t row) const;
+
+    /// Throws DataError if `inputs` does not match the program's input slots (count, a missing
+    /// re pointer, a Complex slot without im).
+    void check_inputs(const ColumnView& inputs) const;
+
+    /// Throws DataError if `out` does not have one column with a re pointer per output.
+    void check_outputs(const OutputView& out) const;
+
+    /// The program this plan was built from.
+    [[nodiscard]] const ir::Program& program() const noexcept;
+
+    /// The precision of the event instructions.
+    [[nodiscard]] Precision precision() const noexcept;
+
+    /// Register and step counts.
+    [[nodiscard]] PlanStats stats() const noexcept;
+
+private:
+    explicit Interpreter(std::unique_ptr<detail::Plan> plan);
+
+    template <typename T>
+    void run_block_impl(const ColumnView& inputs, std::size_t begin, std::size_t count,
+                        Workspace& workspace, const OutputView& out) const;
+
+    std::unique_ptr<detail::Plan> plan_;
+};
+
+}  // namespace laddu::interp

@@ -1,0 +1,116 @@
+// laddu/runtime/event_cache.hpp: the per-event values an evaluate program reads, computed once.
+//
+// A compiled model is two programs (docs/ir.md): `precompute` turns event columns into cache
+// columns, `evaluate` reads the cache columns and parameters. An EventCache holds, for every
+// input slot of `evaluate`, one 64-byte-aligned column (Real) or two (Complex: re and im), plus
+// the event weights and their compensated sum. It remembers ir::hash(evaluate) so a cache is
+// never read by a program it was not built for.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <laddu/base/aligned.hpp>
+#include <laddu/interp/columns.hpp>
+#include <laddu/ir/program.hpp>
+
+namespace laddu::runtime {
+
+class ThreadPool;
+
+/// Structure-of-arrays cache columns for one evaluate program over a set of events.
+class EventCache {
+public:
+    /// Runs `precompute` over `inputs` (its event columns, one per precompute input slot) block
+    /// by block in f64 and stores its outputs as the cache columns of `evaluate`. `weights` is
+    /// empty (every weight 1) or one per event. Throws CompileError if precompute's outputs do
+    /// not match evaluate's input slots in number and kind, or precompute has parameters;
+    /// DataError for malformed inputs or a weight count that differs from inputs.events.
+    /// `pool` (optional) fills blocks in parallel; the result does not depend on it.
+    [[nodiscard]] static EventCache build(const ir::Program& precompute,
+                                          const ir::Program& evaluate,
+                                          const interp::ColumnView& inputs,
+                                          std::span<const double> weights,
+                                          ThreadPool* pool = nullptr);
+
+    /// build() for Real-only precompute inputs given as one span per input slot (each of the
+    /// same length, the event count).
+    [[nodiscard]] static EventCache build(const ir::Program& precompute,
+                                          const ir::Program& evaluate,
+                                          std::span<const std::span<const double>> columns,
+                                          std::span<const double> weights,
+                                          ThreadPool* pool = nullptr);
+
+    /// A zero-filled cache for `evaluate` over `events` events with unit weights, to be filled
+    /// through mutable_re()/mutable_im()/mutable_weights() (tests, benchmarks, loaders that
+    /// compute cache columns themselves). Call refresh_sum_weights() after changing weights.
+    [[nodiscard]] static EventCache allocate(const ir::Program& evaluate, std::size_t events);
+
+    /// The number of events.
+    [[nodiscard]] std::size_t events() const noexcept { return events_; }
+
+    /// The cache columns as interpreter inputs (valid while this cache lives and is not moved).
+    [[nodiscard]] interp::ColumnView view() const noexcept { return {columns_, events_}; }
+
+    /// The kind of cache column `slot` (Real or Complex).
+    [[nodiscard]] ir::ValueKind kind(std::size_t slot) const { return kinds_.at(slot); }
+
+    /// The number of cache slots (evaluate's input slots).
+    [[nodiscard]] std::size_t slot_count() const noexcept { return kinds_.size(); }
+
+    /// Per-event weights.
+    [[nodiscard]] std::span<const double> weights() const noexcept { return weights_; }
+
+    /// The compensated sum of the weights.
+    [[nodiscard]] double sum_weights() const noexcept { return sum_weights_; }
+
+    /// ir::hash of the evaluate program this cache was built for.
+    [[nodiscard]] std::uint64_t program_hash() const noexcept { return program_hash_; }
+
+    /// Throws DataError if this cache was built for a program other than `evaluate`.
+    void check_program(const ir::Program& evaluate) const;
+
+    /// Writable real parts (or values, for a Real slot) of cache column `slot`.
+    [[nodiscard]] std::span<double> mutable_re(std::size_t slot);
+
+    /// Writable imaginary parts of Complex cache column `slot` (DataError for a Real slot).
+    [[nodiscard]] std::span<double> mutable_im(std::size_t slot);
+
+    /// Writable weights.
+    [[nodiscard]] std::span<double> mutable_weights() noexcept { return weights_; }
+
+    /// Recomputes sum_weights() after mutable_weights() changed them.
+    void refresh_sum_weights() noexcept;
+
+    /// Bytes held by the columns and weights (reserved capacity): 8 per event for a Real slot,
+    /// 16 for a Complex one, 8 for the weight.
+    [[nodiscard]] std::size_t resident_bytes() const noexcept;
+
+    /// The bytes a cache for `evaluate` over `events` events takes: a fixed part (this object
+    /// and its per-slot bookkeeping) plus events × (8 + Σ_slots {Real 8, Complex 16}); saturates.
+    [[nodiscard]] static std::size_t memory_estimate(const ir::Program& evaluate,
+                                                     std::size_t events) noexcept;
+
+    EventCache(EventCache&&) noexcept = default;
+    EventCache& operator=(EventCache&&) noexcept = default;
+    EventCache(const EventCache&) = delete;
+    EventCache& operator=(const EventCache&) = delete;
+    ~EventCache() = default;
+
+private:
+    EventCache() = default;
+    void link_columns();
+
+    std::size_t events_ = 0;
+    std::uint64_t program_hash_ = 0;
+    std::vector<ir::ValueKind> kinds_;
+    std::vector<AlignedVector<double>> re_;
+    std::vector<AlignedVector<double>> im_;  ///< empty for Real slots
+    std::vector<interp::InputColumn> columns_;
+    AlignedVector<double> weights_;
+    double sum_weights_ = 0.0;
+};
+
+}  // namespace laddu::runtime

@@ -1,0 +1,58 @@
+// laddu/runtime/thread_pool.hpp: a small fixed pool of std::threads owned by the runtime.
+//
+// Work is split into chunks whose boundaries the caller fixes (never the pool), so results
+// merged in chunk order are identical whatever the thread count. The calling thread works
+// too, as worker 0. One parallel_for_chunks() runs at a time per pool.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace laddu::runtime {
+
+/// A fixed set of worker threads that run chunked loops.
+class ThreadPool {
+public:
+    /// A pool of `threads` workers in total (the caller counts as one); 0 means every
+    /// hardware thread.
+    explicit ThreadPool(std::size_t threads = 0);
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+    ThreadPool(ThreadPool&&) = delete;
+    ThreadPool& operator=(ThreadPool&&) = delete;
+    ~ThreadPool();
+
+    /// The number of workers, including the calling thread.
+    [[nodiscard]] std::size_t size() const noexcept { return workers_.size() + 1; }
+
+    /// Calls fn(chunk, worker) for every chunk in [0, n_chunks), each exactly once, spread over
+    /// the workers (worker in [0, size())); returns when all are done. If calls throw, the
+    /// exception of the lowest-numbered throwing chunk is rethrown (chunks already claimed still
+    /// finish; unclaimed ones are skipped).
+    void parallel_for_chunks(std::size_t n_chunks,
+                             const std::function<void(std::size_t chunk, std::size_t worker)>& fn);
+
+private:
+    void worker_loop(std::size_t worker);
+    void run_chunks(std::size_t worker);
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable start_;
+    std::condition_variable done_;
+    const std::function<void(std::size_t, std::size_t)>* job_ = nullptr;
+    std::size_t n_chunks_ = 0;
+    std::size_t next_chunk_ = 0;   ///< guarded by mutex_
+    std::size_t generation_ = 0;   ///< bumped per job, guarded by mutex_
+    std::size_t active_ = 0;       ///< workers still in the current job
+    std::size_t error_chunk_ = 0;  ///< chunk of `error_`
+    std::exception_ptr error_;
+    bool stop_ = false;
+};
+
+}  // namespace laddu::runtime

@@ -1,0 +1,58 @@
+#include <laddu/autodiff/gradient.hpp>
+
+namespace laddu::autodiff {
+
+namespace {
+
+// Invariant instructions run once per block of lanes; the interpreter's blocks are 32 wide.
+constexpr double kInvariantWeight = 1.0 / 32.0;
+
+double work(const ir::Instruction& inst) {
+    switch (inst.op) {
+    case ir::OpCode::kSolve: {
+        const auto n = static_cast<double>(ir::solve_size(inst.attr));
+        const auto m = static_cast<double>(ir::solve_rhs_count(inst.attr));
+        return n * n * n / 3.0 + n * n * m;
+    }
+    case ir::OpCode::kDot:
+    case ir::OpCode::kAddN:
+    case ir::OpCode::kMulN:
+        return static_cast<double>(inst.count);
+    default:
+        return 1.0;
+    }
+}
+
+}  // namespace
+
+double estimated_cost(const ir::Program& program) {
+    double cost = 0.0;
+    for (const ir::Instruction& inst : program.instructions) {
+        cost += work(inst) * (inst.cls == ir::ValueClass::kEvent ? 1.0 : kInvariantWeight);
+    }
+    return cost;
+}
+
+AutodiffMode choose_mode(const ir::Program& primal, Component component) {
+    const double forward_cost = estimated_cost(forward(primal, component));
+    const double reverse_cost = estimated_cost(reverse(primal, component));
+    return reverse_cost < forward_cost ? AutodiffMode::kReverse : AutodiffMode::kForward;
+}
+
+ir::Program gradient(const ir::Program& primal, const GradientOptions& options) {
+    switch (options.mode) {
+    case AutodiffMode::kForward:
+        return forward(primal, options.component);
+    case AutodiffMode::kReverse:
+        return reverse(primal, options.component);
+    case AutodiffMode::kAuto:
+        break;
+    }
+    ir::Program forward_program = forward(primal, options.component);
+    ir::Program reverse_program = reverse(primal, options.component);
+    return estimated_cost(reverse_program) < estimated_cost(forward_program)
+               ? std::move(reverse_program)
+               : std::move(forward_program);
+}
+
+}  // namespace laddu::autodiff

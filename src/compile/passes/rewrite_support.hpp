@@ -1,0 +1,25 @@
+// Helpers shared by the rewrite passes. Every rewrite must keep a node's ValueKind (shape and
+// field): parents were built against it, and Expr::with_children asserts it.
+#pragma once
+
+#include <vector>
+
+#include <laddu/expr/expr.hpp>
+
+namespace laddu::compile::detail {
+
+/// `e` widened to `kind`'s field (as_complex for a Real scalar where Complex is wanted).
+[[nodiscard]] expr::Expr coerce_to(const expr::Expr& e, const expr::ValueKind& kind);
+
+/// A Vector or Matrix literal of `kind` from scalar elements, each widened to Complex when
+/// `kind` is complex (so components keep the kind the aggregate promised).
+[[nodiscard]] expr::Expr literal_aggregate(const expr::ValueKind& kind,
+                                           std::vector<expr::Expr> elements);
+
+/// True for Vector and Matrix literal nodes.
+[[nodiscard]] bool is_literal_aggregate(const expr::Expr& e);
+
+/// True for a constant equal to `value` (either field).
+[[nodiscard]] bool is_constant_equal(const expr::Expr& e, double value);
+
+}  // namespace laddu::compile::detail

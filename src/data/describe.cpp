@@ -1,0 +1,148 @@
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include <laddu/base/accurate_sum.hpp>
+#include <laddu/base/error.hpp>
+#include <laddu/data/describe.hpp>
+#include <laddu/data/parquet.hpp>
+#include <laddu/data/schema.hpp>
+
+namespace laddu::data {
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+std::string json_string(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+std::string json_number(double value) {
+    return std::isfinite(value) ? fmt::format("{}", value) : "null";
+}
+
+}  // namespace
+
+FileSummary describe_files(std::span<const std::string> paths) {
+    FileSummary summary;
+    summary.files = expand_paths(paths);
+    std::vector<AccurateSum> sums;
+    for (std::size_t f = 0; f < summary.files.size(); ++f) {
+        const ParquetFileReader reader = ParquetFileReader::open(summary.files[f]);
+        const auto& columns = reader.columns();
+        if (f == 0) {
+            std::vector<ColumnInfo> infos;
+            for (const ParquetColumnInfo& c : columns) {
+                ColumnSummary s;
+                s.name = c.name;
+                s.numeric = is_numeric(c.type);
+                s.type = s.numeric ? std::string(column_type_name(c.type)) : c.physical_type;
+                s.min = kNan;
+                s.max = kNan;
+                s.sum = s.numeric ? 0.0 : kNan;
+                summary.columns.push_back(s);
+                infos.push_back({c.name, c.type});
+            }
+            sums.resize(columns.size());
+            summary.laddu_schema = Schema::infer(infos).describe();
+        } else if (columns.size() != summary.columns.size()) {
+            throw DataError(fmt::format("'{}' has {} columns but '{}' has {}; data info needs "
+                                        "files with the same columns",
+                                        summary.files[f], columns.size(), summary.files[0],
+                                        summary.columns.size()));
+        }
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            ColumnSummary& s = summary.columns[c];
+            if (columns[c].name != s.name || is_numeric(columns[c].type) != s.numeric) {
+                throw DataError(fmt::format("'{}' column {} is '{}' but in '{}' it is '{}'",
+                                            summary.files[f], c, columns[c].name, summary.files[0],
+                                            s.name));
+            }
+            if (!s.numeric) {
+                continue;
+            }
+            const RawColumn raw = reader.read_column(c);
+            for (std::size_t i = 0; i < raw.values.size(); ++i) {
+                if (!raw.valid.empty() && raw.valid[i] == 0) {
+                    continue;
+                }
+                const double v = raw.values[i];
+                s.min = std::isnan(s.min) ? v : std::min(s.min, v);
+                s.max = std::isnan(s.max) ? v : std::max(s.max, v);
+                sums[c].push(v);
+            }
+            s.nulls += raw.null_count;
+        }
+        summary.events += reader.num_rows();
+    }
+    for (std::size_t c = 0; c < summary.columns.size(); ++c) {
+        if (summary.columns[c].numeric) {
+            summary.columns[c].sum = sums[c].finish();
+        }
+    }
+    return summary;
+}
+
+std::string format_summary_text(const FileSummary& summary) {
+    std::string out;
+    for (const std::string& file : summary.files) {
+        out += fmt::format("file:   {}\n", file);
+    }
+    out += fmt::format("events: {}\n", summary.events);
+    out += fmt::format("schema: {}\n", summary.laddu_schema);
+    out += fmt::format("{:<24} {:<10} {:>24} {:>24} {:>24} {:>8}\n", "column", "type", "min", "max",
+                       "sum", "nulls");
+    for (const ColumnSummary& c : summary.columns) {
+        if (!c.numeric) {
+            out += fmt::format("{:<24} {:<10} (not numeric)\n", c.name, c.type);
+            continue;
+        }
+        out += fmt::format("{:<24} {:<10} {:>24} {:>24} {:>24} {:>8}\n", c.name, c.type, c.min,
+                           c.max, c.sum, c.nulls);
+    }
+    return out;
+}
+
+std::string format_summary_json(const FileSummary& summary) {
+    std::string out = "{\"files\": [";
+    for (std::size_t i = 0; i < summary.files.size(); ++i) {
+        out += (i > 0 ? ", " : "") + json_string(summary.files[i]);
+    }
+    out += fmt::format("], \"events\": {}, \"columns\": [", summary.events);
+    for (std::size_t i = 0; i < summary.columns.size(); ++i) {
+        const ColumnSummary& c = summary.columns[i];
+        out += fmt::format("{}{{\"name\": {}, \"type\": {}, \"min\": {}, \"max\": {}, \"sum\": {}, "
+                           "\"nulls\": {}}}",
+                           i > 0 ? ", " : "", json_string(c.name), json_string(c.type),
+                           json_number(c.min), json_number(c.max), json_number(c.sum), c.nulls);
+    }
+    out += "]}\n";
+    return out;
+}
+
+}  // namespace laddu::data

@@ -1,0 +1,96 @@
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/data/event_source.hpp>
+
+namespace laddu::data {
+
+namespace {
+
+class MemoryStream final : public BatchStream {
+public:
+    MemoryStream(std::shared_ptr<const std::vector<EventBatch>> batches,
+                 std::shared_ptr<const Schema> projected, bool project, std::size_t chunk)
+        : batches_(std::move(batches)), projected_(std::move(projected)), project_(project),
+          chunk_(chunk) {}
+
+    std::optional<EventBatch> next() override {
+        while (index_ < batches_->size()) {
+            const EventBatch& batch = (*batches_)[index_];
+            if (row_ >= batch.size()) {
+                ++index_;
+                row_ = 0;
+                continue;
+            }
+            const std::size_t count = std::min(chunk_, batch.size() - row_);
+            EventBatch piece = batch.slice(row_, count);
+            row_ += count;
+            if (project_) {
+                return project_batch(piece, projected_);
+            }
+            return piece;
+        }
+        return std::nullopt;
+    }
+
+private:
+    std::shared_ptr<const std::vector<EventBatch>> batches_;
+    std::shared_ptr<const Schema> projected_;
+    bool project_;
+    std::size_t chunk_;
+    std::size_t index_ = 0;
+    std::size_t row_ = 0;
+};
+
+}  // namespace
+
+MemorySource::MemorySource(std::shared_ptr<const Schema> schema, std::vector<EventBatch> batches)
+    : schema_(std::move(schema)) {
+    for (const EventBatch& batch : batches) {
+        if (!(batch.schema() == *schema_)) {
+            throw DataError(fmt::format("MemorySource: a batch has schema {} but the source has {}",
+                                        batch.schema().describe(), schema_->describe()));
+        }
+        num_events_ += batch.size();
+    }
+    batches_ = std::make_shared<const std::vector<EventBatch>>(std::move(batches));
+}
+
+std::unique_ptr<BatchStream> MemorySource::read(const ReadPlan& plan) const {
+    if (plan.chunk_size == 0) {
+        throw DataError("ReadPlan::chunk_size must be positive");
+    }
+    auto projected = std::make_shared<const Schema>(schema_->project(plan.columns));
+    return std::make_unique<MemoryStream>(batches_, projected, !plan.columns.empty(),
+                                          plan.chunk_size);
+}
+
+std::vector<EventBatch> read_all(const EventSource& source, const ReadPlan& plan) {
+    std::vector<EventBatch> out;
+    const std::unique_ptr<BatchStream> stream = source.read(plan);
+    while (auto batch = stream->next()) {
+        out.push_back(std::move(*batch));
+    }
+    return out;
+}
+
+EventBatch project_batch(const EventBatch& batch, std::shared_ptr<const Schema> projected) {
+    const Schema& from = batch.schema();
+    std::vector<AlignedVector<double>> columns;
+    const auto copy = [&](std::span<const double> values) {
+        columns.emplace_back(values.begin(), values.end());
+    };
+    for (const std::string& p4 : projected->p4_names()) {
+        const std::size_t index = from.require_p4(p4);
+        for (std::size_t c = 0; c < 4; ++c) {
+            copy(batch.p4_component(index, c));
+        }
+    }
+    for (const std::string& scalar : projected->scalar_names()) {
+        copy(batch.scalar(from.require_scalar(scalar)));
+    }
+    copy(batch.weights());
+    return EventBatch(std::move(projected), std::move(columns));
+}
+
+}  // namespace laddu::data

@@ -1,0 +1,201 @@
+// ParquetSource: several files and row groups as one stream of EventBatch chunks.
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/data/parquet.hpp>
+
+#include <glob.h>
+
+namespace laddu::data {
+
+std::vector<std::string> expand_paths(std::span<const std::string> patterns) {
+    std::vector<std::string> out;
+    for (const std::string& pattern : patterns) {
+        if (pattern.find_first_of("*?[") == std::string::npos) {
+            out.push_back(pattern);
+            continue;
+        }
+        glob_t matches{};
+        const int status = ::glob(pattern.c_str(), 0, nullptr, &matches);
+        if (status == 0) {
+            // glob(3) returns the matches sorted, which fixes the global row order.
+            for (std::size_t i = 0; i < matches.gl_pathc; ++i) {
+                out.emplace_back(matches.gl_pathv[i]);
+            }
+        }
+        ::globfree(&matches);
+        if (status != 0) {
+            throw DataError(fmt::format("no file matches '{}'", pattern));
+        }
+    }
+    if (out.empty()) {
+        throw DataError("no Parquet files given");
+    }
+    return out;
+}
+
+namespace {
+
+/// One opened file and, for each physical column of the full schema, its column index there.
+struct OpenFile {
+    std::shared_ptr<const ParquetFileReader> reader;
+    std::map<std::string, std::size_t, std::less<>> index;
+};
+
+std::vector<ColumnInfo> column_infos(const ParquetFileReader& reader) {
+    std::vector<ColumnInfo> out;
+    for (const ParquetColumnInfo& column : reader.columns()) {
+        out.push_back({column.name, column.type});
+    }
+    return out;
+}
+
+/// The opened files behind a ParquetSource, shared with its streams.
+struct SourceState {
+    std::vector<std::string> paths;
+    ParquetReadOptions options;
+    std::shared_ptr<Schema> schema;
+    std::vector<OpenFile> files;
+    std::uint64_t num_events = 0;
+};
+
+class ParquetStream final : public BatchStream {
+public:
+    ParquetStream(std::shared_ptr<const SourceState> impl, std::shared_ptr<const Schema> projected,
+                  std::size_t chunk, NullPolicy nulls)
+        : impl_(std::move(impl)), projected_(std::move(projected)), chunk_(chunk), nulls_(nulls) {}
+
+    std::optional<EventBatch> next() override {
+        while (!current_ || row_ >= current_->size()) {
+            if (!load_next_fragment()) {
+                return std::nullopt;
+            }
+        }
+        const std::size_t count = std::min(chunk_, current_->size() - row_);
+        EventBatch piece = current_->slice(row_, count);
+        row_ += count;
+        return piece;
+    }
+
+private:
+    // Decodes the next (file, row group) fragment; false when none is left.
+    bool load_next_fragment();
+
+    std::shared_ptr<const SourceState> impl_;
+    std::shared_ptr<const Schema> projected_;
+    std::size_t chunk_;
+    NullPolicy nulls_;
+    std::size_t file_ = 0;
+    std::size_t group_ = 0;
+    std::optional<EventBatch> current_;
+    std::size_t row_ = 0;
+};
+
+bool ParquetStream::load_next_fragment() {
+    while (file_ < impl_->files.size()) {
+        const OpenFile& file = impl_->files[file_];
+        if (group_ >= file.reader->num_row_groups()) {
+            ++file_;
+            group_ = 0;
+            continue;
+        }
+        const std::size_t group = group_++;
+        const auto rows = static_cast<std::size_t>(file.reader->row_group_rows(group));
+        std::vector<AlignedVector<double>> columns;
+        columns.reserve(projected_->n_batch_columns());
+        const auto read = [&](const std::string& name) {
+            AlignedVector<double>& column = columns.emplace_back(rows);
+            file.reader->read_column_chunk(group, file.index.at(name), column, nulls_);
+        };
+        for (std::size_t p = 0; p < projected_->n_p4s(); ++p) {
+            for (const std::string& name : projected_->p4_columns(p)) {
+                read(name);
+            }
+        }
+        for (std::size_t s = 0; s < projected_->n_scalars(); ++s) {
+            read(projected_->scalar_column(s));
+        }
+        if (projected_->has_weight()) {
+            read(projected_->weight_column());
+        } else {
+            columns.emplace_back(rows, 1.0);
+        }
+        current_ = EventBatch(projected_, std::move(columns));
+        row_ = 0;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+struct ParquetSource::Impl : SourceState {};
+
+ParquetSource::ParquetSource(std::vector<std::string> patterns, ParquetReadOptions options)
+    : impl_(std::make_shared<Impl>()) {
+    impl_->paths = expand_paths(patterns);
+    impl_->options = std::move(options);
+    for (std::size_t f = 0; f < impl_->paths.size(); ++f) {
+        const std::string& path = impl_->paths[f];
+        OpenFile file;
+        file.reader = std::make_shared<const ParquetFileReader>(ParquetFileReader::open(path));
+        if (f == 0) {
+            impl_->schema = std::make_shared<Schema>(
+                Schema::infer(column_infos(*file.reader), impl_->options.schema));
+        }
+        for (const std::string& name : impl_->schema->physical_columns()) {
+            const auto index = file.reader->column_index(name);
+            if (!index) {
+                throw DataError(fmt::format("Parquet file '{}' has no column '{}', which the "
+                                            "first file '{}' has; all files must share a schema",
+                                            path, name, impl_->paths.front()));
+            }
+            const ParquetColumnInfo& info = file.reader->columns()[*index];
+            if (!is_numeric(info.type)) {
+                throw DataError(fmt::format("Parquet file '{}', column '{}': type {} is not a "
+                                            "numeric column laddu-cpp can read",
+                                            path, name, info.physical_type));
+            }
+            file.index.emplace(name, *index);
+        }
+        impl_->num_events += file.reader->num_rows();
+        impl_->files.push_back(std::move(file));
+    }
+}
+
+const Schema& ParquetSource::schema() const {
+    return *impl_->schema;
+}
+
+std::uint64_t ParquetSource::num_events() const {
+    return impl_->num_events;
+}
+
+const std::vector<std::string>& ParquetSource::paths() const {
+    return impl_->paths;
+}
+
+void ParquetSource::add_alias(const std::string& alias, const std::string& target) {
+    impl_->schema->add_alias(alias, target);
+}
+
+std::unique_ptr<BatchStream> ParquetSource::read(const ReadPlan& plan) const {
+    if (plan.chunk_size == 0) {
+        throw DataError("ReadPlan::chunk_size must be positive");
+    }
+    auto projected = std::make_shared<const Schema>(impl_->schema->project(plan.columns));
+    return std::make_unique<ParquetStream>(impl_, std::move(projected), plan.chunk_size,
+                                           impl_->options.nulls);
+}
+
+Dataset read_parquet(const std::string& pattern, const ParquetReadOptions& options) {
+    const std::string patterns[] = {pattern};
+    return read_parquet(patterns, options);
+}
+
+Dataset read_parquet(std::span<const std::string> patterns, const ParquetReadOptions& options) {
+    const ParquetSource source(std::vector<std::string>(patterns.begin(), patterns.end()), options);
+    return Dataset::from_source(source);
+}
+
+}  // namespace laddu::data

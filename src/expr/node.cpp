@@ -1,0 +1,220 @@
+// The intern table behind hash-consing, and the Expr member functions.
+#include <algorithm>
+#include <bit>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+#include <laddu/base/assert.hpp>
+#include <laddu/base/error.hpp>
+#include <laddu/expr/expr.hpp>
+
+namespace laddu::expr {
+namespace detail {
+namespace {
+
+std::size_t mix(std::size_t seed, std::size_t value) {
+    // boost::hash_combine's mixing step, widened to 64 bits.
+    return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 12U) + (seed >> 4U));
+}
+
+std::size_t hash_string(const std::string& s) {
+    return std::hash<std::string>{}(s);
+}
+
+std::size_t hash_double(double x) {
+    return std::hash<std::uint64_t>{}(std::bit_cast<std::uint64_t>(x));
+}
+
+std::size_t structural_hash_of(const Node& node) {
+    std::size_t h = mix(static_cast<std::size_t>(node.kind), node.op);
+    h = mix(h, static_cast<std::size_t>(node.index));
+    h = mix(h, static_cast<std::size_t>(node.index2));
+    h = mix(h, hash_double(node.re));
+    h = mix(h, hash_double(node.im));
+    h = mix(h, hash_string(node.name));
+    if (node.parameter) {
+        h = mix(h, hash_string(node.parameter->name));
+    }
+    for (const Expr& child : node.children) {
+        h = mix(h, child.structural_hash());
+    }
+    for (const std::string& tag : node.tags) {
+        h = mix(h, hash_string(tag));
+    }
+    return h;
+}
+
+bool same_node(const Node& a, const Node& b) {
+    if (a.hash != b.hash || a.kind != b.kind || a.op != b.op || a.index != b.index ||
+        a.index2 != b.index2 ||
+        std::bit_cast<std::uint64_t>(a.re) != std::bit_cast<std::uint64_t>(b.re) ||
+        std::bit_cast<std::uint64_t>(a.im) != std::bit_cast<std::uint64_t>(b.im) ||
+        a.name != b.name || a.children != b.children || a.tags != b.tags) {
+        return false;
+    }
+    if (static_cast<bool>(a.parameter) != static_cast<bool>(b.parameter)) {
+        return false;
+    }
+    return !a.parameter || *a.parameter == *b.parameter;
+}
+
+// Weak entries keyed by structural hash. A node's deleter erases expired entries of its bucket
+// without holding the lock while the node (and so its children) is destroyed.
+class InternTable {
+public:
+    Expr intern(Node node) {
+        node.hash = structural_hash_of(node);
+        const std::size_t hash = node.hash;
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto [begin, end] = entries_.equal_range(hash);
+        for (auto it = begin; it != end; ++it) {
+            if (std::shared_ptr<const Node> existing = it->second.lock()) {
+                if (same_node(*existing, node)) {
+                    return Expr(std::move(existing));
+                }
+            }
+        }
+        std::shared_ptr<const Node> fresh(new Node(std::move(node)),  // NOLINT: custom deleter
+                                          [this](const Node* dead) { release(dead); });
+        entries_.emplace(hash, fresh);
+        return Expr(std::move(fresh));
+    }
+
+    std::size_t size() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::size_t live = 0;
+        for (const auto& entry : entries_) {
+            live += entry.second.expired() ? 0U : 1U;
+        }
+        return live;
+    }
+
+private:
+    void release(const Node* dead) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto [begin, end] = entries_.equal_range(dead->hash);
+            for (auto it = begin; it != end;) {
+                it = it->second.expired() ? entries_.erase(it) : std::next(it);
+            }
+        }
+        // Destroy iteratively: releasing the children inside this call would recurse once per
+        // level, and a sum built with += over 10^5 terms would overflow the stack. The node was
+        // allocated non-const by intern() and nothing else refers to it, so taking its children
+        // is sound.
+        thread_local std::vector<Expr> pending;
+        thread_local bool draining = false;
+        auto* node = const_cast<Node*>(dead);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+        for (Expr& child : node->children) {
+            pending.push_back(std::move(child));
+        }
+        delete dead;  // NOLINT(cppcoreguidelines-owning-memory): pairs with intern()
+        if (draining) {
+            return;  // an outer release() is draining `pending`
+        }
+        draining = true;
+        while (!pending.empty()) {
+            Expr last = std::move(pending.back());
+            pending.pop_back();
+        }  // `last` dies here and may push its own children
+        draining = false;
+    }
+
+    std::mutex mutex_;
+    std::unordered_multimap<std::size_t, std::weak_ptr<const Node>> entries_;
+};
+
+// Never destroyed: expressions in static storage may outlive any destruction order.
+InternTable& table() {
+    alignas(InternTable) static unsigned char storage[sizeof(InternTable)];
+    static InternTable* const instance = ::new (static_cast<void*>(storage)) InternTable();
+    return *instance;
+}
+
+}  // namespace
+
+Expr intern(Node node) {
+    return table().intern(std::move(node));
+}
+
+std::size_t intern_table_size() {
+    return table().size();
+}
+
+}  // namespace detail
+
+Expr::Expr(double value) : Expr(constant(value)) {}
+
+Expr::Expr(std::complex<double> value) : Expr(constant(value)) {}
+
+NodeKind Expr::kind() const {
+    return node_->kind;
+}
+
+const ValueKind& Expr::value_kind() const {
+    return node_->value_kind;
+}
+
+std::span<const Expr> Expr::children() const {
+    return node_->children;
+}
+
+std::span<const std::string> Expr::tags() const {
+    return node_->tags;
+}
+
+std::size_t Expr::structural_hash() const {
+    return node_->hash;
+}
+
+Expr Expr::tagged(const std::string& tag) const {
+    if (tag.empty()) {
+        throw ModelError("tagged() needs a non-empty tag name");
+    }
+    detail::Node copy = *node_;
+    auto pos = std::lower_bound(copy.tags.begin(), copy.tags.end(), tag);
+    if (pos != copy.tags.end() && *pos == tag) {
+        return *this;
+    }
+    copy.tags.insert(pos, tag);
+    return detail::intern(std::move(copy));
+}
+
+Expr Expr::without_tags() const {
+    if (node_->tags.empty()) {
+        return *this;
+    }
+    detail::Node copy = *node_;
+    copy.tags.clear();
+    return detail::intern(std::move(copy));
+}
+
+Expr Expr::operator[](std::uint32_t index) const {
+    return component(*this, index);
+}
+
+Expr Expr::at(std::uint32_t row, std::uint32_t col) const {
+    return matrix_element(*this, row, col);
+}
+
+Expr Expr::with_children(std::vector<Expr> children) const {
+    LADDU_ASSERT(children.size() == node_->children.size())
+        << "with_children: " << children.size() << " children for a node with "
+        << node_->children.size();
+    if (children == node_->children) {
+        return *this;
+    }
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        LADDU_ASSERT(children[i].value_kind() == node_->children[i].value_kind())
+            << "with_children changed the kind of child " << i << " of a " << to_string(node_->kind)
+            << " node from " << to_string(node_->children[i].value_kind()) << " to "
+            << to_string(children[i].value_kind());
+    }
+    detail::Node copy = *node_;
+    copy.children = std::move(children);
+    return detail::intern(std::move(copy));
+}
+
+}  // namespace laddu::expr

@@ -1,0 +1,56 @@
+#include <gtest/gtest.h>
+
+#include <laddu/ir/builder.hpp>
+#include <laddu/ir/hash.hpp>
+
+namespace laddu::ir {
+namespace {
+
+Program sample(double constant, std::int32_t power, std::uint32_t param_index) {
+    Builder b;
+    const auto slot = b.add_input("z", ValueKind::kComplex);
+    const ValueId z = b.load(slot);
+    const ValueId p = b.param(param_index);
+    const ValueId c = b.const_real(constant);
+    const ValueId pc = b.binary(OpCode::kMul, p, c);
+    b.add_output(b.pow_i(b.binary(OpCode::kAdd, z, pc), power), "out");
+    return b.finish();
+}
+
+TEST(Hash, EqualProgramsHashEqual) {
+    EXPECT_EQ(hash(sample(1.5, 2, 0)), hash(sample(1.5, 2, 0)));
+}
+
+TEST(Hash, NamesDoNotChangeTheHash) {
+    Program a = sample(1.5, 2, 0);
+    Program b = a;
+    b.inputs[0].name = "other";
+    b.output_names[0] = "renamed";
+    EXPECT_EQ(hash(a), hash(b));
+}
+
+TEST(Hash, ChangesWithEveryStructuralField) {
+    const Program base = sample(1.5, 2, 0);
+    const auto h = hash(base);
+    EXPECT_NE(h, hash(sample(1.5, 3, 0)));                 // attr (exponent)
+    EXPECT_NE(h, hash(sample(1.5000000000000002, 2, 0)));  // constant, one ulp
+    EXPECT_NE(h, hash(sample(1.5, 2, 1)));                 // parameter index and count
+    Program swapped = base;
+    std::swap(swapped.operands[0], swapped.operands[1]);
+    EXPECT_NE(h, hash(swapped));
+    Program more_params = base;
+    more_params.parameter_count = 9;
+    EXPECT_NE(h, hash(more_params));
+    Program other_kind = base;
+    other_kind.inputs[0].kind = ValueKind::kReal;
+    EXPECT_NE(h, hash(other_kind));
+    Program other_output = base;
+    other_output.outputs[0] = value_id(0);
+    EXPECT_NE(h, hash(other_output));
+    Program opcode = base;
+    opcode.instructions[3].op = OpCode::kAdd;
+    EXPECT_NE(h, hash(opcode));
+}
+
+}  // namespace
+}  // namespace laddu::ir

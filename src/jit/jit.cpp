@@ -1,0 +1,336 @@
+#include <laddu/jit/jit.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <laddu/base/log.hpp>
+#include <laddu/ir/hash.hpp>
+#include <laddu/ir/validate.hpp>
+
+#include "helpers.hpp"
+#include "lower.hpp"
+
+namespace laddu::jit {
+
+// One LLJIT instance per compiled program: destroying the module frees its code, and programs
+// never share state, so compiles in different threads do not contend.
+class JitModule {
+public:
+    explicit JitModule(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::move(jit)) {}
+
+private:
+    std::unique_ptr<llvm::orc::LLJIT> jit_;
+};
+
+// Builds JitKernels (their constructor is private so only compile() hands them out).
+struct KernelFactory {
+    static JitKernel make(std::shared_ptr<const JitModule> module, KernelFn fn,
+                          Precision precision, double seconds, const ir::Program& program,
+                          std::size_t llvm_instructions, bool vectorized) {
+        JitKernel kernel;
+        kernel.module_ = std::move(module);
+        kernel.fn_ = fn;
+        kernel.precision_ = precision;
+        kernel.compile_seconds_ = seconds;
+        for (const ir::InputSlot& slot : program.inputs) {
+            kernel.input_pointers_ += slot.kind == ir::ValueKind::kComplex ? 2U : 1U;
+        }
+        for (const ir::ValueId out : program.outputs) {
+            kernel.output_pointers_ += program.at(out).kind == ir::ValueKind::kComplex ? 2U : 1U;
+        }
+        kernel.llvm_instructions_ = llvm_instructions;
+        kernel.vectorized_ = vectorized;
+        return kernel;
+    }
+};
+
+namespace {
+
+constexpr const char* kFunctionName = "laddu_kernel";
+
+Failure backend_failure(const std::string& what, llvm::Error error) {
+    return failure(ErrorKind::kBackend, "jit: " + what + ": " + llvm::toString(std::move(error)));
+}
+
+void initialise_llvm() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+    });
+}
+
+// The O2 pipeline with the host target's cost model, so the loop vectoriser picks the host's
+// vector width (AVX2 where present, SSE2 otherwise).
+void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    // Event loops are long straight-line bodies: vectorising is what pays; interleaving and
+    // unrolling them only multiplies code size and codegen time.
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopInterleaving = false;
+    tuning.LoopUnrolling = false;
+    llvm::PassBuilder builder(&machine, tuning);
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager passes =
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    passes.run(module, mam);
+}
+
+struct ModuleFacts {
+    std::size_t instructions = 0;
+    bool vectorized = false;
+};
+
+ModuleFacts inspect(const llvm::Module& module) {
+    ModuleFacts facts;
+    for (const llvm::Function& fn : module) {
+        for (const llvm::BasicBlock& block : fn) {
+            for (const llvm::Instruction& inst : block) {
+                ++facts.instructions;
+                if (inst.getType()->isVectorTy() && inst.getType()->isFPOrFPVectorTy()) {
+                    facts.vectorized = true;
+                }
+            }
+        }
+    }
+    return facts;
+}
+
+llvm::Error define_helpers(llvm::orc::LLJIT& jit) {
+    llvm::orc::SymbolMap symbols;
+    for (const detail::HelperSymbol& helper : detail::helper_symbols()) {
+        symbols[jit.mangleAndIntern(llvm::StringRef(helper.name.data(), helper.name.size()))] =
+            llvm::orc::ExecutorSymbolDef(
+                llvm::orc::ExecutorAddr(helper.address),
+                llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+    }
+    return jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)));
+}
+
+Expected<JitKernel> compile_now(const ir::Program& program, Precision precision) {
+    const auto start = std::chrono::steady_clock::now();
+    if (auto valid = ir::validate(program); !valid) {
+        return failure(ErrorKind::kBackend,
+                       "jit: cannot compile an invalid program: " + valid.error().message);
+    }
+    initialise_llvm();
+
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) {
+        return backend_failure("cannot detect the host target", builder.takeError());
+    }
+    builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+    // No FMA contraction: kernels must round like the interpreter.
+    builder->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;
+    auto machine = builder->createTargetMachine();
+    if (!machine) {
+        return backend_failure("cannot create a target machine", machine.takeError());
+    }
+
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto module = std::make_unique<llvm::Module>("laddu", *context);
+    module->setDataLayout((*machine)->createDataLayout());
+    module->setTargetTriple((*machine)->getTargetTriple().str());
+    const detail::LowerOptions options{kFunctionName, builder->getCPU(),
+                                       builder->getFeatures().getString()};
+    if (auto lowered = detail::lower_program(program, precision, options, *module); !lowered) {
+        return lowered.error();
+    }
+    const auto lowered_at = std::chrono::steady_clock::now();
+    optimise(*module, **machine);
+    const auto optimised_at = std::chrono::steady_clock::now();
+    const ModuleFacts facts = inspect(*module);
+
+    // No platform: kernels have no static initialisers, and the default platform support
+    // compiles extra modules for every instance.
+    auto jit = llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(std::move(*builder))
+                   .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+                   .create();
+    if (!jit) {
+        return backend_failure("cannot create the LLVM JIT", jit.takeError());
+    }
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        (*jit)->getDataLayout().getGlobalPrefix());
+    if (!process) {
+        return backend_failure("cannot search the process for libm", process.takeError());
+    }
+    (*jit)->getMainJITDylib().addGenerator(std::move(*process));
+    if (auto error = define_helpers(**jit)) {
+        return backend_failure("cannot register the kernel helpers", std::move(error));
+    }
+    if (auto error = (*jit)->addIRModule(
+            llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+        return backend_failure("cannot add the kernel module", std::move(error));
+    }
+    auto symbol = (*jit)->lookup(kFunctionName);
+    if (!symbol) {
+        return backend_failure("cannot generate code for the kernel", symbol.takeError());
+    }
+    const auto fn = symbol->toPtr<KernelFn>();
+    auto owner = std::make_shared<const JitModule>(std::move(*jit));
+    const auto done = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(done - start).count();
+    if (log_threshold() <= LogLevel::kDebug) {
+        auto ms = [](auto from, auto to) {
+            return std::to_string(std::chrono::duration<double, std::milli>(to - from).count());
+        };
+        log(LogLevel::kDebug, "jit: compiled " + std::to_string(program.size()) +
+                                  " IR instructions: lower " + ms(start, lowered_at) +
+                                  " ms, optimise " + ms(lowered_at, optimised_at) +
+                                  " ms, codegen " + ms(optimised_at, done) + " ms");
+    }
+    return KernelFactory::make(std::move(owner), fn, precision, seconds, program,
+                               facts.instructions, facts.vectorized);
+}
+
+// Equal up to names (which ir::hash ignores too).
+bool same_computation(const ir::Program& a, const ir::Program& b) {
+    if (a.instructions != b.instructions || a.operands != b.operands ||
+        a.parameter_count != b.parameter_count || a.outputs != b.outputs ||
+        a.inputs.size() != b.inputs.size()) {
+        return false;
+    }
+    for (std::size_t k = 0; k < a.inputs.size(); ++k) {
+        if (a.inputs[k].kind != b.inputs[k].kind) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The process-wide cache. Entries keep a copy of their program so a hash collision can never
+// return the wrong kernel.
+class Cache {
+public:
+    Expected<JitKernel> get_or_compile(const ir::Program& program, Precision precision) {
+        const std::uint64_t key = ir::hash(program) ^ static_cast<std::uint64_t>(precision);
+        {
+            const std::lock_guard lock(mutex_);
+            if (const JitKernel* hit = find(key, program, precision)) {
+                return *hit;
+            }
+        }
+        // Compile outside the lock; if another thread compiled the same program meanwhile,
+        // keep the first one so every caller sees the same kernel.
+        Expected<JitKernel> kernel = compile_now(program, precision);
+        if (!kernel) {
+            return kernel;
+        }
+        const std::lock_guard lock(mutex_);
+        if (const JitKernel* hit = find(key, program, precision)) {
+            return *hit;
+        }
+        entries_.emplace(key, Entry{program, precision, *kernel});
+        return kernel;
+    }
+
+    std::size_t size() {
+        const std::lock_guard lock(mutex_);
+        return entries_.size();
+    }
+
+    void clear() {
+        const std::lock_guard lock(mutex_);
+        entries_.clear();
+    }
+
+private:
+    struct Entry {
+        ir::Program program;
+        Precision precision;
+        JitKernel kernel;
+    };
+
+    const JitKernel* find(std::uint64_t key, const ir::Program& program, Precision precision) {
+        auto [first, last] = entries_.equal_range(key);
+        for (auto it = first; it != last; ++it) {
+            if (it->second.precision == precision && same_computation(it->second.program, program)) {
+                return &it->second.kernel;
+            }
+        }
+        return nullptr;
+    }
+
+    std::mutex mutex_;
+    std::unordered_multimap<std::uint64_t, Entry> entries_;
+};
+
+// Never destroyed: kernels cached here may be called until the process exits, and tearing down
+// LLJIT instances during static destruction would race LLVM's own statics.
+Cache& cache() {
+    alignas(Cache) static unsigned char storage[sizeof(Cache)];
+    static Cache* instance = new (storage) Cache();
+    return *instance;
+}
+
+}  // namespace
+
+const char* precision_name(Precision precision) noexcept {
+    return precision == Precision::kF32 ? "f32" : "f64";
+}
+
+Expected<JitKernel> compile(const ir::Program& program, Precision precision) {
+    try {
+        return cache().get_or_compile(program, precision);
+    } catch (const std::exception& error) {
+        return failure(ErrorKind::kBackend, std::string("jit: compilation failed: ") + error.what());
+    }
+}
+
+Expected<JitKernel> compile_uncached(const ir::Program& program, Precision precision) {
+    try {
+        return compile_now(program, precision);
+    } catch (const std::exception& error) {
+        return failure(ErrorKind::kBackend, std::string("jit: compilation failed: ") + error.what());
+    }
+}
+
+std::size_t cache_size() noexcept {
+    try {
+        return cache().size();
+    } catch (...) {
+        return 0;
+    }
+}
+
+void clear_cache() noexcept {
+    try {
+        cache().clear();
+    } catch (...) {
+        // A failed lock leaves the cache as it was; nothing else can go wrong here.
+    }
+}
+
+const char* host_cpu_name() noexcept {
+    static const std::string name = llvm::sys::getHostCPUName().str();
+    return name.c_str();
+}
+
+}  // namespace laddu::jit

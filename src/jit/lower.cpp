@@ -1,0 +1,581 @@
+#include "lower.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace laddu::jit::detail {
+
+namespace {
+
+using ir::OpCode;
+
+// A lowered scalar: Real when `im` is null. Plain arithmetic only (no fast-math flags): the
+// kernels must round exactly like the interpreter, so nothing is reassociated or contracted.
+struct Value {
+    llvm::Value* re = nullptr;
+    llvm::Value* im = nullptr;
+
+    [[nodiscard]] bool is_complex() const noexcept { return im != nullptr; }
+};
+
+class Lowerer {
+public:
+    Lowerer(const ir::Program& program, Precision precision, llvm::Module& module)
+        : program_(program), module_(module), ctx_(module.getContext()), b_(ctx_),
+          f64_(b_.getDoubleTy()),
+          event_ty_(precision == Precision::kF32 ? b_.getFloatTy() : b_.getDoubleTy()),
+          fty_(f64_), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()), values_(program.size()),
+          narrowed_(program.size()), vectors_(program.size()) {}
+
+    Expected<void> run(const LowerOptions& options);
+
+private:
+    void begin_function(const LowerOptions& options);
+    void load_column_pointers();
+    void make_alias_scopes();
+    void lower(std::uint32_t index);
+    void store_outputs();
+    const Value& use(ir::ValueId id);
+
+    Value unary(OpCode op, const Value& a);
+    Value binary(OpCode op, const Value& a, const Value& b);
+    Value add(const Value& a, const Value& b);
+    Value sub(const Value& a, const Value& b);
+    Value mul(const Value& a, const Value& b);
+    Value div(const Value& a, const Value& b);
+    Value pow_i(const Value& a, std::int32_t n);
+    Value dot(std::span<const ir::ValueId> operands, std::uint32_t n);
+    void solve(std::uint32_t index, std::span<const ir::ValueId> operands, std::uint32_t attr);
+
+    llvm::Value* constant(double value) { return llvm::ConstantFP::get(fty_, value); }
+    llvm::Value* imag_of(const Value& a) { return a.is_complex() ? a.im : constant(0.0); }
+    llvm::Value* widen(llvm::Value* v);
+    llvm::Value* narrow(llvm::Value* v);
+    llvm::Value* load_column(llvm::Value* column);
+    llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* a);
+    llvm::Value* libm(const char* name, std::initializer_list<llvm::Value*> args);
+    Value complex_helper(const char* name, std::initializer_list<llvm::Value*> args);
+    llvm::Value* entry_alloca(std::uint32_t doubles);
+
+    const ir::Program& program_;
+    llvm::Module& module_;
+    llvm::LLVMContext& ctx_;
+    llvm::IRBuilder<> b_;
+    llvm::Type* f64_;
+    llvm::Type* event_ty_;  // the arithmetic type of event instructions: double or float
+    llvm::Type* fty_;       // the arithmetic type of the instruction being lowered
+    llvm::Type* i64_;
+    llvm::PointerType* ptr_;
+
+    llvm::Function* fn_ = nullptr;
+    llvm::BasicBlock* entry_ = nullptr;
+    llvm::Value* index_ = nullptr;  // the event index inside the loop
+    std::vector<llvm::Value*> input_columns_;
+    std::vector<std::size_t> slot_first_column_;
+    std::vector<llvm::Value*> output_columns_;
+    llvm::MDNode* input_scope_ = nullptr;
+    llvm::MDNode* input_noalias_ = nullptr;
+    std::vector<llvm::MDNode*> output_scope_;
+    std::vector<llvm::MDNode*> output_noalias_;
+
+    std::vector<Value> values_;
+    std::vector<Value> narrowed_;  // float copies of invariants that f32 event code reads
+    std::vector<std::vector<Value>> vectors_;  // elements of kSolve results
+};
+
+Expected<void> Lowerer::run(const LowerOptions& options) {
+    begin_function(options);
+    load_column_pointers();
+    make_alias_scopes();
+    for (std::uint32_t i = 0; i < program_.size(); ++i) {
+        if (program_.instructions[i].cls == ir::ValueClass::kInvariant) {
+            lower(i);
+        }
+    }
+    llvm::Argument* begin = fn_->getArg(3);
+    llvm::Argument* end = fn_->getArg(4);
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
+    llvm::BasicBlock* preheader = b_.GetInsertBlock();
+    b_.CreateCondBr(b_.CreateICmpSLT(begin, end), loop, exit);
+
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* phi = b_.CreatePHI(i64_, 2, "i");
+    phi->addIncoming(begin, preheader);
+    index_ = phi;
+    fty_ = event_ty_;
+    for (std::uint32_t i = 0; i < program_.size(); ++i) {
+        if (program_.instructions[i].cls == ir::ValueClass::kEvent) {
+            lower(i);
+        }
+    }
+    store_outputs();
+    llvm::Value* next = b_.CreateAdd(phi, llvm::ConstantInt::get(i64_, 1), "i.next",
+                                     /*HasNUW=*/false, /*HasNSW=*/true);
+    phi->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpSLT(next, end), loop, exit);
+    b_.SetInsertPoint(exit);
+    b_.CreateRetVoid();
+
+    std::string message;
+    llvm::raw_string_ostream out(message);
+    if (llvm::verifyFunction(*fn_, &out)) {
+        out.flush();
+        return failure(ErrorKind::kBackend,
+                       "jit: the generated LLVM function does not verify: " + message);
+    }
+    return {};
+}
+
+void Lowerer::begin_function(const LowerOptions& options) {
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr_, ptr_, ptr_, i64_, i64_}, false);
+    fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, options.function_name,
+                                 module_);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    if (!options.cpu.empty()) {
+        fn_->addFnAttr("target-cpu", options.cpu);
+    }
+    if (!options.features.empty()) {
+        fn_->addFnAttr("target-features", options.features);
+    }
+    const char* names[] = {"params", "inputs", "outputs", "begin", "end"};
+    for (unsigned k = 0; k < 5; ++k) {
+        fn_->getArg(k)->setName(names[k]);
+    }
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    b_.SetInsertPoint(entry_);
+}
+
+void Lowerer::load_column_pointers() {
+    auto load_pointer = [&](llvm::Value* array, std::size_t k) {
+        llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(ptr_, array, k);
+        return b_.CreateLoad(ptr_, slot);
+    };
+    for (const ir::InputSlot& slot : program_.inputs) {
+        slot_first_column_.push_back(input_columns_.size());
+        const std::size_t columns = slot.kind == ir::ValueKind::kComplex ? 2 : 1;
+        for (std::size_t c = 0; c < columns; ++c) {
+            input_columns_.push_back(load_pointer(fn_->getArg(1), input_columns_.size()));
+        }
+    }
+    for (const ir::ValueId out : program_.outputs) {
+        const std::size_t columns = program_.at(out).kind == ir::ValueKind::kComplex ? 2 : 1;
+        for (std::size_t c = 0; c < columns; ++c) {
+            output_columns_.push_back(load_pointer(fn_->getArg(2), output_columns_.size()));
+        }
+    }
+}
+
+// Inputs and every output column get their own alias scope, so the loop vectoriser needs no
+// run-time overlap checks (the ABI promises the columns are disjoint).
+void Lowerer::make_alias_scopes() {
+    llvm::MDBuilder mdb(ctx_);
+    llvm::MDNode* domain = mdb.createAnonymousAliasScopeDomain("laddu.kernel");
+    llvm::MDNode* inputs = mdb.createAnonymousAliasScope(domain, "inputs");
+    std::vector<llvm::MDNode*> outputs;
+    for (std::size_t c = 0; c < output_columns_.size(); ++c) {
+        outputs.push_back(mdb.createAnonymousAliasScope(domain, "output"));
+    }
+    auto list = [&](const std::vector<llvm::MDNode*>& nodes) {
+        std::vector<llvm::Metadata*> md(nodes.begin(), nodes.end());
+        return llvm::MDNode::get(ctx_, md);
+    };
+    input_scope_ = list({inputs});
+    input_noalias_ = list(outputs);
+    for (std::size_t c = 0; c < outputs.size(); ++c) {
+        std::vector<llvm::MDNode*> others = {inputs};
+        for (std::size_t j = 0; j < outputs.size(); ++j) {
+            if (j != c) {
+                others.push_back(outputs[j]);
+            }
+        }
+        output_scope_.push_back(list({outputs[c]}));
+        output_noalias_.push_back(list(others));
+    }
+}
+
+llvm::Value* Lowerer::widen(llvm::Value* v) {
+    return v->getType() == f64_ ? v : b_.CreateFPExt(v, f64_);
+}
+
+llvm::Value* Lowerer::narrow(llvm::Value* v) {
+    return v->getType() == fty_ ? v : b_.CreateFPTrunc(v, fty_);
+}
+
+// Invariants are computed in double at entry (as the interpreter does); an f32 event
+// instruction reads a float copy made once, at the end of the entry block.
+const Value& Lowerer::use(ir::ValueId id) {
+    const std::uint32_t i = ir::to_index(id);
+    const Value& value = values_[i];
+    if (value.re == nullptr || value.re->getType() == fty_) {
+        return value;
+    }
+    Value& copy = narrowed_[i];
+    if (copy.re == nullptr) {
+        llvm::IRBuilder<> at_entry(entry_->getTerminator());
+        copy.re = at_entry.CreateFPTrunc(value.re, fty_);
+        copy.im = value.is_complex() ? at_entry.CreateFPTrunc(value.im, fty_) : nullptr;
+    }
+    return copy;
+}
+
+llvm::Value* Lowerer::load_column(llvm::Value* column) {
+    llvm::Value* address = b_.CreateInBoundsGEP(f64_, column, index_);
+    llvm::LoadInst* load = b_.CreateAlignedLoad(f64_, address, llvm::MaybeAlign(8));
+    load->setMetadata(llvm::LLVMContext::MD_alias_scope, input_scope_);
+    load->setMetadata(llvm::LLVMContext::MD_noalias, input_noalias_);
+    return narrow(load);
+}
+
+void Lowerer::store_outputs() {
+    std::size_t column = 0;
+    auto store = [&](llvm::Value* v) {
+        llvm::Value* address = b_.CreateInBoundsGEP(f64_, output_columns_[column], index_);
+        llvm::StoreInst* st = b_.CreateAlignedStore(widen(v), address, llvm::MaybeAlign(8));
+        st->setMetadata(llvm::LLVMContext::MD_alias_scope, output_scope_[column]);
+        st->setMetadata(llvm::LLVMContext::MD_noalias, output_noalias_[column]);
+        ++column;
+    };
+    for (const ir::ValueId out : program_.outputs) {
+        const Value& v = values_[ir::to_index(out)];
+        store(v.re);
+        if (program_.at(out).kind == ir::ValueKind::kComplex) {
+            store(imag_of(v));
+        }
+    }
+}
+
+llvm::Value* Lowerer::intrinsic(llvm::Intrinsic::ID id, llvm::Value* a) {
+    return b_.CreateUnaryIntrinsic(id, a);
+}
+
+// A libm function by its C name ("tan"; "tanf" in f32 kernels), resolved from the process.
+llvm::Value* Lowerer::libm(const char* name, std::initializer_list<llvm::Value*> args) {
+    std::string symbol = name;
+    if (fty_ != f64_) {
+        symbol += 'f';
+    }
+    std::vector<llvm::Type*> params(args.size(), fty_);
+    auto* type = llvm::FunctionType::get(fty_, params, false);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, type);
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+        f->setDoesNotAccessMemory();
+        f->setDoesNotThrow();
+        f->setWillReturn();
+    }
+    return b_.CreateCall(callee, std::vector<llvm::Value*>(args));
+}
+
+// One of the laddu_jit_c* helpers of helpers.hpp: always in double, returning {re, im}.
+Value Lowerer::complex_helper(const char* name, std::initializer_list<llvm::Value*> args) {
+    std::vector<llvm::Type*> params(args.size(), f64_);
+    auto* result_type = llvm::StructType::get(ctx_, {f64_, f64_});
+    auto* type = llvm::FunctionType::get(result_type, params, false);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(name, type);
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+        f->setDoesNotAccessMemory();
+        f->setDoesNotThrow();
+        f->setWillReturn();
+    }
+    std::vector<llvm::Value*> wide;
+    for (llvm::Value* a : args) {
+        wide.push_back(widen(a));
+    }
+    llvm::Value* pair = b_.CreateCall(callee, wide);
+    return {narrow(b_.CreateExtractValue(pair, 0)), narrow(b_.CreateExtractValue(pair, 1))};
+}
+
+llvm::Value* Lowerer::entry_alloca(std::uint32_t doubles) {
+    llvm::IRBuilder<> at_entry(entry_, entry_->begin());
+    return at_entry.CreateAlloca(f64_, llvm::ConstantInt::get(b_.getInt32Ty(), doubles));
+}
+
+void Lowerer::lower(std::uint32_t index) {
+    const ir::Instruction& inst = program_.instructions[index];
+    const std::span<const ir::ValueId> ops = program_.operands_of(inst);
+    auto operand = [&](std::size_t k) -> const Value& { return use(ops[k]); };
+    Value& result = values_[index];
+    switch (inst.op) {
+    case OpCode::kConstReal:
+        result = {constant(inst.re), nullptr};
+        return;
+    case OpCode::kConstComplex:
+        result = {constant(inst.re), constant(inst.im)};
+        return;
+    case OpCode::kParam: {
+        llvm::Value* address = b_.CreateConstInBoundsGEP1_64(f64_, fn_->getArg(0), inst.attr);
+        result = {b_.CreateAlignedLoad(f64_, address, llvm::MaybeAlign(8)), nullptr};
+        return;
+    }
+    case OpCode::kLoad: {
+        const std::size_t first = slot_first_column_[inst.attr];
+        if (inst.kind == ir::ValueKind::kComplex) {
+            result = {load_column(input_columns_[first]), load_column(input_columns_[first + 1])};
+        } else {
+            result = {load_column(input_columns_[first]), nullptr};
+        }
+        return;
+    }
+    case OpCode::kAddN:
+    case OpCode::kMulN: {
+        Value acc = operand(0);
+        for (std::size_t k = 1; k < ops.size(); ++k) {
+            acc = inst.op == OpCode::kAddN ? add(acc, operand(k)) : mul(acc, operand(k));
+        }
+        result = acc;
+        return;
+    }
+    case OpCode::kDot:
+        result = dot(ops, inst.attr);
+        return;
+    case OpCode::kSolve:
+        solve(index, ops, inst.attr);
+        return;
+    case OpCode::kExtract:
+        result = vectors_[ir::to_index(ops[0])][inst.attr];
+        return;
+    case OpCode::kPowI:
+        result = pow_i(operand(0), inst.exponent());
+        return;
+    default:
+        break;
+    }
+    if (ops.size() == 1) {
+        result = unary(inst.op, operand(0));
+    } else {
+        result = binary(inst.op, operand(0), operand(1));
+    }
+}
+
+Value Lowerer::unary(OpCode op, const Value& a) {
+    const bool c = a.is_complex();
+    switch (op) {
+    case OpCode::kNeg:
+        return {b_.CreateFNeg(a.re), c ? b_.CreateFNeg(a.im) : nullptr};
+    case OpCode::kConj:
+        return {a.re, c ? b_.CreateFNeg(a.im) : nullptr};
+    case OpCode::kSqrt:
+        return c ? complex_helper("laddu_jit_csqrt", {a.re, a.im})
+                 : Value{intrinsic(llvm::Intrinsic::sqrt, a.re), nullptr};
+    case OpCode::kExp:
+        return c ? complex_helper("laddu_jit_cexp", {a.re, a.im})
+                 : Value{intrinsic(llvm::Intrinsic::exp, a.re), nullptr};
+    case OpCode::kLog:
+        return c ? complex_helper("laddu_jit_clog", {a.re, a.im})
+                 : Value{intrinsic(llvm::Intrinsic::log, a.re), nullptr};
+    case OpCode::kSin:
+        return c ? complex_helper("laddu_jit_csin", {a.re, a.im})
+                 : Value{intrinsic(llvm::Intrinsic::sin, a.re), nullptr};
+    case OpCode::kCos:
+        return c ? complex_helper("laddu_jit_ccos", {a.re, a.im})
+                 : Value{intrinsic(llvm::Intrinsic::cos, a.re), nullptr};
+    case OpCode::kTan:
+        return c ? complex_helper("laddu_jit_ctan", {a.re, a.im}) : Value{libm("tan", {a.re})};
+    case OpCode::kAsin:
+        return c ? complex_helper("laddu_jit_casin", {a.re, a.im}) : Value{libm("asin", {a.re})};
+    case OpCode::kAcos:
+        return c ? complex_helper("laddu_jit_cacos", {a.re, a.im}) : Value{libm("acos", {a.re})};
+    case OpCode::kAtan:
+        return c ? complex_helper("laddu_jit_catan", {a.re, a.im}) : Value{libm("atan", {a.re})};
+    case OpCode::kSinh:
+        return c ? complex_helper("laddu_jit_csinh", {a.re, a.im}) : Value{libm("sinh", {a.re})};
+    case OpCode::kCosh:
+        return c ? complex_helper("laddu_jit_ccosh", {a.re, a.im}) : Value{libm("cosh", {a.re})};
+    case OpCode::kTanh:
+        return c ? complex_helper("laddu_jit_ctanh", {a.re, a.im}) : Value{libm("tanh", {a.re})};
+    case OpCode::kReal:
+        return {a.re, nullptr};
+    case OpCode::kImag:
+        return {imag_of(a), nullptr};
+    case OpCode::kAbs:
+        return {c ? libm("hypot", {a.re, a.im}) : intrinsic(llvm::Intrinsic::fabs, a.re), nullptr};
+    case OpCode::kArg:
+        return {libm("atan2", {imag_of(a), a.re}), nullptr};
+    case OpCode::kNormSqr: {
+        llvm::Value* re2 = b_.CreateFMul(a.re, a.re);
+        return {c ? b_.CreateFAdd(re2, b_.CreateFMul(a.im, a.im)) : re2, nullptr};
+    }
+    default:
+        break;
+    }
+    // validate() admits no other one-operand opcode.
+    return {llvm::PoisonValue::get(fty_), nullptr};
+}
+
+Value Lowerer::binary(OpCode op, const Value& a, const Value& b) {
+    switch (op) {
+    case OpCode::kAdd:
+        return add(a, b);
+    case OpCode::kSub:
+        return sub(a, b);
+    case OpCode::kMul:
+        return mul(a, b);
+    case OpCode::kDiv:
+        return div(a, b);
+    case OpCode::kPow:
+        if (!a.is_complex() && !b.is_complex()) {
+            return {b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a.re, b.re), nullptr};
+        }
+        return complex_helper("laddu_jit_cpow", {a.re, imag_of(a), b.re, imag_of(b)});
+    case OpCode::kAtan2:
+        return {libm("atan2", {a.re, b.re}), nullptr};
+    case OpCode::kComplex:
+        return {a.re, b.re};
+    default:
+        break;
+    }
+    return {llvm::PoisonValue::get(fty_), nullptr};
+}
+
+// Mixed Real/Complex: the Real operand's missing imaginary part is an exact zero, so the
+// imaginary part passes through (or is negated) exactly as std::complex does it.
+Value Lowerer::add(const Value& a, const Value& b) {
+    llvm::Value* re = b_.CreateFAdd(a.re, b.re);
+    if (a.is_complex() && b.is_complex()) {
+        return {re, b_.CreateFAdd(a.im, b.im)};
+    }
+    return {re, a.is_complex() ? a.im : b.im};
+}
+
+Value Lowerer::sub(const Value& a, const Value& b) {
+    llvm::Value* re = b_.CreateFSub(a.re, b.re);
+    if (a.is_complex() && b.is_complex()) {
+        return {re, b_.CreateFSub(a.im, b.im)};
+    }
+    if (b.is_complex()) {
+        return {re, b_.CreateFNeg(b.im)};
+    }
+    return {re, a.im};
+}
+
+Value Lowerer::mul(const Value& a, const Value& b) {
+    if (!a.is_complex() && !b.is_complex()) {
+        return {b_.CreateFMul(a.re, b.re), nullptr};
+    }
+    if (!a.is_complex()) {
+        return {b_.CreateFMul(a.re, b.re), b_.CreateFMul(a.re, b.im)};
+    }
+    if (!b.is_complex()) {
+        return {b_.CreateFMul(a.re, b.re), b_.CreateFMul(a.im, b.re)};
+    }
+    llvm::Value* re = b_.CreateFSub(b_.CreateFMul(a.re, b.re), b_.CreateFMul(a.im, b.im));
+    llvm::Value* im = b_.CreateFAdd(b_.CreateFMul(a.re, b.im), b_.CreateFMul(a.im, b.re));
+    return {re, im};
+}
+
+// Complex division by the textbook formula over |b|² (the interpreter's; docs/ir.md fixes the
+// rounding of every operation so both backends agree bit for bit). Real ÷ Complex drops the
+// zero imaginary part's products; ÷ Real divides both parts.
+Value Lowerer::div(const Value& a, const Value& b) {
+    if (!b.is_complex()) {
+        return {b_.CreateFDiv(a.re, b.re), a.is_complex() ? b_.CreateFDiv(a.im, b.re) : nullptr};
+    }
+    llvm::Value* den = b_.CreateFAdd(b_.CreateFMul(b.re, b.re), b_.CreateFMul(b.im, b.im));
+    if (!a.is_complex()) {
+        return {b_.CreateFDiv(b_.CreateFMul(a.re, b.re), den),
+                b_.CreateFDiv(b_.CreateFNeg(b_.CreateFMul(a.re, b.im)), den)};
+    }
+    llvm::Value* re = b_.CreateFAdd(b_.CreateFMul(a.re, b.re), b_.CreateFMul(a.im, b.im));
+    llvm::Value* im = b_.CreateFSub(b_.CreateFMul(a.im, b.re), b_.CreateFMul(a.re, b.im));
+    return {b_.CreateFDiv(re, den), b_.CreateFDiv(im, den)};
+}
+
+// Right-to-left binary exponentiation; the first factor is taken as is (no 1 *).
+Value Lowerer::pow_i(const Value& a, std::int32_t n) {
+    if (n == 0) {
+        return {constant(1.0), a.is_complex() ? constant(0.0) : nullptr};
+    }
+    std::uint32_t e = n < 0 ? 0U - static_cast<std::uint32_t>(n) : static_cast<std::uint32_t>(n);
+    Value base = a;
+    Value result;
+    bool have_result = false;
+    while (true) {
+        if ((e & 1U) != 0) {
+            result = have_result ? mul(result, base) : base;
+            have_result = true;
+        }
+        e >>= 1U;
+        if (e == 0) {
+            break;
+        }
+        base = mul(base, base);
+    }
+    if (n < 0) {
+        return div(Value{constant(1.0), nullptr}, result);
+    }
+    return result;
+}
+
+Value Lowerer::dot(std::span<const ir::ValueId> operands, std::uint32_t n) {
+    auto at = [&](std::size_t k) -> const Value& { return use(operands[k]); };
+    Value acc = mul(at(0), at(n));
+    for (std::size_t k = 1; k < n; ++k) {
+        acc = add(acc, mul(at(k), at(n + k)));
+    }
+    return acc;
+}
+
+// kSolve goes through laddu_jit_solve with the operands spilled to stack arrays (allocated once,
+// at entry): solves sit in precompute programs or are invariant, so they are off the hot path.
+void Lowerer::solve(std::uint32_t index, std::span<const ir::ValueId> operands,
+                    std::uint32_t attr) {
+    const std::uint32_t n = ir::solve_size(attr);
+    const std::uint32_t m = ir::solve_rhs_count(attr);
+    llvm::Value* a = entry_alloca(2 * n * n);
+    llvm::Value* rhs = entry_alloca(2 * n * m);
+    llvm::Value* x = entry_alloca(2 * n * m);
+    auto spill = [&](llvm::Value* array, std::uint32_t k, const Value& v) {
+        b_.CreateStore(widen(v.re), b_.CreateConstInBoundsGEP1_64(f64_, array, 2 * k));
+        b_.CreateStore(widen(imag_of(v)), b_.CreateConstInBoundsGEP1_64(f64_, array, 2 * k + 1));
+    };
+    for (std::uint32_t k = 0; k < n * n; ++k) {
+        spill(a, k, use(operands[k]));
+    }
+    for (std::uint32_t k = 0; k < n * m; ++k) {
+        spill(rhs, k, use(operands[n * n + k]));
+    }
+    auto* i32 = b_.getInt32Ty();
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {i32, i32, ptr_, ptr_, ptr_}, false);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction("laddu_jit_solve", type);
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+        f->setOnlyAccessesArgMemory();
+        f->setDoesNotThrow();
+        f->setWillReturn();
+    }
+    b_.CreateCall(callee, {llvm::ConstantInt::get(i32, n), llvm::ConstantInt::get(i32, m), a,
+                           rhs, x});
+    std::vector<Value>& elements = vectors_[index];
+    for (std::uint32_t k = 0; k < n * m; ++k) {
+        llvm::Value* re = b_.CreateLoad(f64_, b_.CreateConstInBoundsGEP1_64(f64_, x, 2 * k));
+        llvm::Value* im = b_.CreateLoad(f64_, b_.CreateConstInBoundsGEP1_64(f64_, x, 2 * k + 1));
+        elements.push_back({narrow(re), narrow(im)});
+    }
+}
+
+}  // namespace
+
+Expected<void> lower_program(const ir::Program& program, Precision precision,
+                             const LowerOptions& options, llvm::Module& module) {
+    try {
+        Lowerer lowerer(program, precision, module);
+        return lowerer.run(options);
+    } catch (const std::exception& error) {
+        return failure(ErrorKind::kBackend, std::string("jit: lowering failed: ") + error.what());
+    }
+}
+
+}  // namespace laddu::jit::detail

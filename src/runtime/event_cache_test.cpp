@@ -1,0 +1,168 @@
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/ir/builder.hpp>
+#include <laddu/runtime/event_cache.hpp>
+#include <laddu/runtime/thread_pool.hpp>
+
+namespace laddu::runtime {
+namespace {
+
+using ir::Builder;
+using ir::OpCode;
+using ir::ValueKind;
+
+// precompute: x -> (x² real, exp(i x) complex); evaluate reads them with one parameter.
+ir::Program precompute_program() {
+    Builder b;
+    const auto x = b.load(b.add_input("x", ValueKind::kReal));
+    b.add_output(b.binary(OpCode::kMul, x, x), "x2");
+    b.add_output(b.unary(OpCode::kExp, b.complex(b.const_real(0.0), x)), "phase");
+    return b.finish();
+}
+
+ir::Program evaluate_program() {
+    Builder b;
+    const auto x2 = b.load(b.add_input("x2", ValueKind::kReal));
+    const auto phase = b.load(b.add_input("phase", ValueKind::kComplex));
+    b.add_output(b.binary(OpCode::kAdd, b.binary(OpCode::kMul, b.param(0), phase), x2));
+    return b.finish();
+}
+
+template <typename E, typename Fn>
+void expect_error(Fn&& fn, const std::string& fragment) {
+    try {
+        fn();
+        FAIL() << "expected an exception containing '" << fragment << "'";
+    } catch (const E& error) {
+        EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    }
+}
+
+TEST(EventCache, BuildRunsThePrecomputeProgram) {
+    std::vector<double> x(10000);
+    std::vector<double> w(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = 0.001 * static_cast<double>(i);
+        w[i] = 1.0 + 0.5 * std::sin(static_cast<double>(i));
+    }
+    const std::vector<std::span<const double>> columns{x};
+    ThreadPool pool(2);
+    for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+        const EventCache cache =
+            EventCache::build(precompute_program(), evaluate_program(), columns, w, p);
+        ASSERT_EQ(cache.events(), x.size());
+        ASSERT_EQ(cache.slot_count(), 2U);
+        const auto view = cache.view();
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            ASSERT_EQ(view.columns[0].re[i], x[i] * x[i]);
+            ASSERT_NEAR(view.columns[1].re[i], std::cos(x[i]), 1e-15);
+            ASSERT_NEAR(view.columns[1].im[i], std::sin(x[i]), 1e-15);
+        }
+        EXPECT_EQ(view.columns[0].im, nullptr);
+        long double naive = 0;
+        for (const double wi : w) {
+            naive += wi;
+        }
+        EXPECT_NEAR(cache.sum_weights(), static_cast<double>(naive), 1e-9);
+        EXPECT_EQ(cache.weights()[3], w[3]);
+    }
+}
+
+TEST(EventCache, ColumnsAreAligned) {
+    const EventCache cache = EventCache::allocate(evaluate_program(), 100);
+    for (const auto& column : cache.view().columns) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.re) % kColumnAlignment, 0U);
+        if (column.im != nullptr) {
+            EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.im) % kColumnAlignment, 0U);
+        }
+    }
+    EXPECT_EQ(cache.sum_weights(), 100.0);
+}
+
+TEST(EventCache, RealSlotsTakeHalfTheBytesOfComplexSlots) {
+    const ir::Program evaluate = evaluate_program();  // one Real, one Complex slot
+    const std::size_t zero = EventCache::memory_estimate(evaluate, 0);
+    const std::size_t one = EventCache::memory_estimate(evaluate, 1);
+    EXPECT_GT(zero, 0U);
+    EXPECT_EQ(one - zero, 8U + 8U + 16U);  // weight + Real + Complex
+    EXPECT_EQ(EventCache::memory_estimate(evaluate, 1000), zero + 1000 * 32);
+    const EventCache cache = EventCache::allocate(evaluate, 2);
+    EXPECT_EQ(cache.resident_bytes(), 2 * (8U + 8U + 16U));
+    // A Complex-only program needs 16 per event per slot.
+    Builder b;
+    b.add_output(b.load(b.add_input("z", ValueKind::kComplex)));
+    const ir::Program complex_only = b.finish();
+    EXPECT_EQ(EventCache::memory_estimate(complex_only, 1) -
+                  EventCache::memory_estimate(complex_only, 0),
+              24U);
+    EXPECT_EQ(EventCache::memory_estimate(complex_only, SIZE_MAX), SIZE_MAX);  // saturates
+}
+
+TEST(EventCache, ChecksTheProgramItWasBuiltFor) {
+    const EventCache cache = EventCache::allocate(evaluate_program(), 4);
+    cache.check_program(evaluate_program());
+    ir::Program other = evaluate_program();
+    other.parameter_count = 2;
+    expect_error<DataError>([&] { cache.check_program(other); },
+                            "event cache was built for a different program");
+}
+
+TEST(EventCache, RejectsMismatchedPrograms) {
+    std::vector<double> x(8, 1.0);
+    const std::vector<std::span<const double>> columns{x};
+    Builder b;
+    b.add_output(b.load(b.add_input("x", ValueKind::kReal)));
+    const ir::Program one_output = b.finish();
+    expect_error<CompileError>(
+        [&] { (void)EventCache::build(one_output, evaluate_program(), columns, {}); },
+        "1 outputs but the evaluate program reads 2");
+    Builder c;
+    const auto xx = c.load(c.add_input("x", ValueKind::kReal));
+    c.add_output(xx);
+    c.add_output(xx);
+    expect_error<CompileError>(
+        [&] { (void)EventCache::build(c.finish(), evaluate_program(), columns, {}); },
+        "cache column 1 ('phase'): the precompute output is Real");
+    Builder d;
+    const auto y = d.load(d.add_input("x", ValueKind::kReal));
+    d.add_output(d.binary(OpCode::kMul, y, d.param(0)));
+    d.add_output(d.complex(y, y));
+    expect_error<CompileError>(
+        [&] { (void)EventCache::build(d.finish(), evaluate_program(), columns, {}); },
+        "1 parameters");
+    const std::vector<double> three_weights(3, 1.0);
+    expect_error<DataError>(
+        [&] {
+            (void)EventCache::build(precompute_program(), evaluate_program(), columns,
+                                    three_weights);
+        },
+        "3 weights given for 8 events");
+    std::vector<double> short_column(5, 1.0);
+    Builder e;
+    const auto e0 = e.load(e.add_input("a", ValueKind::kReal));
+    const auto e1 = e.load(e.add_input("b", ValueKind::kReal));
+    e.add_output(e0);
+    e.add_output(e.complex(e0, e1));
+    const std::vector<std::span<const double>> ragged{x, short_column};
+    expect_error<DataError>(
+        [&] { (void)EventCache::build(e.finish(), evaluate_program(), ragged, {}); },
+        "input column 1 has 5 events but column 0 has 8");
+}
+
+TEST(EventCache, MutableAccessorsCheckSlots) {
+    EventCache cache = EventCache::allocate(evaluate_program(), 3);
+    EXPECT_EQ(cache.mutable_re(1).size(), 3U);
+    EXPECT_EQ(cache.mutable_im(1).size(), 3U);
+    expect_error<DataError>([&] { (void)cache.mutable_im(0); }, "slot 0 is not a Complex slot");
+    expect_error<DataError>([&] { (void)cache.mutable_re(2); }, "slot 2 is out of range");
+    cache.mutable_weights()[0] = 5.0;
+    cache.refresh_sum_weights();
+    EXPECT_EQ(cache.sum_weights(), 7.0);
+}
+
+}  // namespace
+}  // namespace laddu::runtime

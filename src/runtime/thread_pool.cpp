@@ -1,0 +1,101 @@
+#include <algorithm>
+
+#include <laddu/runtime/thread_pool.hpp>
+
+namespace laddu::runtime {
+
+ThreadPool::ThreadPool(std::size_t threads) {
+    const std::size_t total =
+        threads > 0 ? threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+    workers_.reserve(total - 1);
+    for (std::size_t worker = 1; worker < total; ++worker) {
+        workers_.emplace_back([this, worker] { worker_loop(worker); });
+    }
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        const std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    start_.notify_all();
+    for (std::thread& thread : workers_) {
+        thread.join();
+    }
+}
+
+// Chunks are claimed one at a time under the mutex: chunks are thousands of events, so the
+// lock is taken rarely and keeps the bookkeeping obvious.
+void ThreadPool::run_chunks(std::size_t worker) {
+    while (true) {
+        std::size_t chunk = 0;
+        {
+            const std::lock_guard lock(mutex_);
+            if (next_chunk_ >= n_chunks_) {
+                return;
+            }
+            chunk = next_chunk_++;
+        }
+        try {
+            (*job_)(chunk, worker);
+        } catch (...) {
+            const std::lock_guard lock(mutex_);
+            if (!error_ || chunk < error_chunk_) {
+                error_ = std::current_exception();
+                error_chunk_ = chunk;
+            }
+            next_chunk_ = n_chunks_;
+        }
+    }
+}
+
+void ThreadPool::worker_loop(std::size_t worker) {
+    std::size_t seen = 0;
+    while (true) {
+        {
+            std::unique_lock lock(mutex_);
+            start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+            if (stop_) {
+                return;
+            }
+            seen = generation_;
+        }
+        run_chunks(worker);
+        {
+            const std::lock_guard lock(mutex_);
+            --active_;
+        }
+        done_.notify_one();
+    }
+}
+
+void ThreadPool::parallel_for_chunks(
+    std::size_t n_chunks, const std::function<void(std::size_t chunk, std::size_t worker)>& fn) {
+    if (n_chunks == 0) {
+        return;
+    }
+    {
+        const std::lock_guard lock(mutex_);
+        job_ = &fn;
+        n_chunks_ = n_chunks;
+        next_chunk_ = 0;
+        error_ = nullptr;
+        active_ = workers_.size();
+        ++generation_;
+    }
+    start_.notify_all();
+    run_chunks(0);
+    std::exception_ptr error;
+    {
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [&] { return active_ == 0; });
+        job_ = nullptr;
+        error = error_;
+        error_ = nullptr;
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
+}
+
+}  // namespace laddu::runtime
