@@ -41,9 +41,9 @@ ir::Program large_program(std::uint32_t count) {
         const auto mass = b.param(4 * k);
         const auto width = b.param(4 * k + 1);
         const auto m2 = b.binary(ir::OpCode::kMul, mass, mass);
-        const auto den = b.complex(b.binary(ir::OpCode::kSub, m2, s),
-                                   b.unary(ir::OpCode::kNeg, b.binary(ir::OpCode::kMul, mass,
-                                                                      width)));
+        const auto den =
+            b.complex(b.binary(ir::OpCode::kSub, m2, s),
+                      b.unary(ir::OpCode::kNeg, b.binary(ir::OpCode::kMul, mass, width)));
         const auto coupling = b.complex(b.param(4 * k + 2), b.param(4 * k + 3));
         terms.push_back(b.binary(ir::OpCode::kDiv, b.binary(ir::OpCode::kMul, coupling, amp), den));
     }
@@ -75,15 +75,20 @@ struct Dataset {
     }
 };
 
+// Arguments: events, precision (64 or 32), code generation (0 optimised, 1 fast).
 jit::Precision precision_of(const benchmark::State& state) {
     return state.range(1) == 32 ? jit::Precision::kF32 : jit::Precision::kF64;
+}
+
+jit::CodeGen codegen_of(const benchmark::State& state) {
+    return state.range(2) == 1 ? jit::CodeGen::kFast : jit::CodeGen::kOptimized;
 }
 
 void BM_CoherentSumJit(benchmark::State& state) {
     const ir::Program program = coherent_sum(16);
     const auto events = static_cast<std::size_t>(state.range(0));
     Dataset data(program, events);
-    auto kernel = jit::compile(program, precision_of(state));
+    auto kernel = jit::compile(program, precision_of(state), codegen_of(state));
     if (!kernel) {
         state.SkipWithError(kernel.error().message.c_str());
         return;
@@ -107,8 +112,7 @@ void BM_CoherentSumInterp(benchmark::State& state) {
     const ir::Program program = coherent_sum(16);
     const auto events = static_cast<std::size_t>(state.range(0));
     Dataset data(program, events);
-    const auto precision =
-        state.range(1) == 32 ? interp::Precision::kF32 : interp::Precision::kF64;
+    const auto precision = state.range(1) == 32 ? interp::Precision::kF32 : interp::Precision::kF64;
     const interp::Interpreter interpreter = interp::Interpreter::prepare(program, precision);
     interp::Workspace workspace = interpreter.make_workspace();
     std::vector<interp::InputColumn> inputs;
@@ -128,7 +132,7 @@ void BM_CoherentSumInterp(benchmark::State& state) {
 void compile_latency(benchmark::State& state, const ir::Program& program) {
     double total = 0.0;
     for (auto _ : state) {
-        auto kernel = jit::compile_uncached(program, precision_of(state));
+        auto kernel = jit::compile_uncached(program, precision_of(state), codegen_of(state));
         if (!kernel) {
             state.SkipWithError(kernel.error().message.c_str());
             return;
@@ -140,13 +144,19 @@ void compile_latency(benchmark::State& state, const ir::Program& program) {
     state.counters["compile_ms"] = 1e3 * total / static_cast<double>(state.iterations());
 }
 
-void BM_CompileCoherentSum(benchmark::State& state) { compile_latency(state, coherent_sum(16)); }
+void BM_CompileCoherentSum(benchmark::State& state) {
+    compile_latency(state, coherent_sum(16));
+}
 
-void BM_CompileLarge(benchmark::State& state) { compile_latency(state, large_program(110)); }
+void BM_CompileLarge(benchmark::State& state) {
+    compile_latency(state, large_program(110));
+}
 
 }  // namespace
 
-BENCHMARK(BM_CoherentSumJit)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}});
-BENCHMARK(BM_CoherentSumInterp)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}});
-BENCHMARK(BM_CompileCoherentSum)->Args({0, 64})->Args({0, 32})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CompileLarge)->Args({0, 64})->Args({0, 32})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CoherentSumJit)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}, {0, 1}});
+BENCHMARK(BM_CoherentSumInterp)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}, {0}});
+BENCHMARK(BM_CompileCoherentSum)
+    ->ArgsProduct({{0}, {64, 32}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompileLarge)->ArgsProduct({{0}, {64, 32}, {0, 1}})->Unit(benchmark::kMillisecond);

@@ -8,4 +8,7 @@ namespace laddu::python {
 /// Exceptions (laddu_cpp.Error and its subclasses) and base utilities.
 void bind_base(pybind11::module_& module);
 
+/// Expressions, parameters and Model (laddu's expression vocabulary).
+void bind_expr(pybind11::module_& module);
+
 }  // namespace laddu::python

@@ -91,6 +91,7 @@ Expr cleared_k_element(const KMatrixDefinition& d, const Pieces& p, const Expr& 
             background = Expr(c * static_cast<double>(poles));
         } else {
             std::vector<Expr> parts;
+            parts.reserve(poles);
             for (std::size_t alpha = 0; alpha < poles; ++alpha) {
                 parts.push_back(c * p.barriers[i * poles + alpha] * p.barriers[j * poles + alpha]);
             }
@@ -240,11 +241,13 @@ Expr f_vector(const KMatrixDefinition& definition, const Expr& s, std::span<cons
     std::vector<Expr> rhs = cleared_p_elements(definition, p, production);
     const std::size_t n = definition.channels();
     std::vector<Expr> closing;
+    closing.reserve(n);
     for (std::size_t j = 0; j < n; ++j) {
         closing.push_back(phase_space_entry(definition, s, j, phase_space));
     }
     // Π I + K' C with C diagonal: (K' C)_ij = K'_ij C_j, built directly (no matmul with zeros).
     std::vector<Expr> elements;
+    elements.reserve(n * n);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = 0; j < n; ++j) {
             Expr element = cleared_k_element(definition, p, s, i, j) * closing[j];

@@ -280,12 +280,12 @@ void Interpreter::run_block_impl(const ColumnView& inputs, std::size_t begin, st
     const detail::Frame<T> frame{s.registers<T>(), kBlockSize, &inputs, begin, count};
     // Blocks walk many input columns at once, more streams than the hardware prefetcher
     // tracks; ask for the next block's lines now so they arrive while this block computes.
-    if (begin + 3 * kBlockSize <= inputs.events) {
+    if (begin + 2 * kBlockSize <= inputs.events) {
         for (const InputColumn& column : inputs.columns) {
             for (std::size_t line = 0; line < kBlockSize; line += 8) {
-                __builtin_prefetch(column.re + begin + 2 * kBlockSize + line);
+                __builtin_prefetch(column.re + begin + kBlockSize + line);
                 if (column.im != nullptr) {
-                    __builtin_prefetch(column.im + begin + 2 * kBlockSize + line);
+                    __builtin_prefetch(column.im + begin + kBlockSize + line);
                 }
             }
         }

@@ -480,8 +480,9 @@ TEST(Interpreter, ReportsUserErrors) {
     });
     const Interpreter interp = Interpreter::prepare(program);
     const Data data = make_data(program, 4, 1);
-    expect_error<EvaluationError>([&] { (void)interp.evaluate_row(std::vector<double>{1.0}, data.view(), 0); },
-                                  "expected 3 parameter values, got 1");
+    expect_error<EvaluationError>(
+        [&] { (void)interp.evaluate_row(std::vector<double>{1.0}, data.view(), 0); },
+        "expected 3 parameter values, got 1");
     expect_error<DataError>([&] { (void)interp.evaluate_row(kParams, data.view(), 4); },
                             "row 4 is out of range for 4 events");
     ColumnView missing_im = data.view();

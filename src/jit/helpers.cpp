@@ -14,7 +14,9 @@ namespace {
 using laddu::jit::detail::ComplexPair;
 using Complex = std::complex<double>;
 
-ComplexPair pair(Complex z) noexcept { return {z.real(), z.imag()}; }
+ComplexPair pair(Complex z) noexcept {
+    return {z.real(), z.imag()};
+}
 
 // The IR's complex arithmetic (docs/ir.md; the interpreter's and the generated code's formulas).
 struct Cx {
@@ -22,7 +24,9 @@ struct Cx {
     double im;
 };
 
-Cx multiply(Cx a, Cx b) noexcept { return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; }
+Cx multiply(Cx a, Cx b) noexcept {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
 
 Cx divide(Cx a, Cx b) noexcept {
     const double den = b.re * b.re + b.im * b.im;
@@ -38,29 +42,53 @@ Cx reciprocal(Cx b) noexcept {
 
 extern "C" {
 
-ComplexPair laddu_jit_csqrt(double re, double im) noexcept { return pair(std::sqrt(Complex(re, im))); }
+ComplexPair laddu_jit_csqrt(double re, double im) noexcept {
+    return pair(std::sqrt(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_cexp(double re, double im) noexcept { return pair(std::exp(Complex(re, im))); }
+ComplexPair laddu_jit_cexp(double re, double im) noexcept {
+    return pair(std::exp(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_clog(double re, double im) noexcept { return pair(std::log(Complex(re, im))); }
+ComplexPair laddu_jit_clog(double re, double im) noexcept {
+    return pair(std::log(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_csin(double re, double im) noexcept { return pair(std::sin(Complex(re, im))); }
+ComplexPair laddu_jit_csin(double re, double im) noexcept {
+    return pair(std::sin(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_ccos(double re, double im) noexcept { return pair(std::cos(Complex(re, im))); }
+ComplexPair laddu_jit_ccos(double re, double im) noexcept {
+    return pair(std::cos(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_ctan(double re, double im) noexcept { return pair(std::tan(Complex(re, im))); }
+ComplexPair laddu_jit_ctan(double re, double im) noexcept {
+    return pair(std::tan(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_casin(double re, double im) noexcept { return pair(std::asin(Complex(re, im))); }
+ComplexPair laddu_jit_casin(double re, double im) noexcept {
+    return pair(std::asin(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_cacos(double re, double im) noexcept { return pair(std::acos(Complex(re, im))); }
+ComplexPair laddu_jit_cacos(double re, double im) noexcept {
+    return pair(std::acos(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_catan(double re, double im) noexcept { return pair(std::atan(Complex(re, im))); }
+ComplexPair laddu_jit_catan(double re, double im) noexcept {
+    return pair(std::atan(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_csinh(double re, double im) noexcept { return pair(std::sinh(Complex(re, im))); }
+ComplexPair laddu_jit_csinh(double re, double im) noexcept {
+    return pair(std::sinh(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_ccosh(double re, double im) noexcept { return pair(std::cosh(Complex(re, im))); }
+ComplexPair laddu_jit_ccosh(double re, double im) noexcept {
+    return pair(std::cosh(Complex(re, im)));
+}
 
-ComplexPair laddu_jit_ctanh(double re, double im) noexcept { return pair(std::tanh(Complex(re, im))); }
+ComplexPair laddu_jit_ctanh(double re, double im) noexcept {
+    return pair(std::tanh(Complex(re, im)));
+}
 
 ComplexPair laddu_jit_cpow(double a_re, double a_im, double b_re, double b_im) noexcept {
     return pair(std::exp(Complex(b_re, b_im) * std::log(Complex(a_re, a_im))));
@@ -73,8 +101,12 @@ ComplexPair laddu_jit_cpow(double a_re, double a_im, double b_re, double b_im) n
 void laddu_jit_solve(std::uint32_t n, std::uint32_t m, double* a, double* b, double* x) noexcept {
     const std::size_t size = n;
     const std::size_t rhs = m;
-    auto re = [&](std::size_t i, std::size_t j) -> double& { return a[2 * (i * size + j)]; };
-    auto im = [&](std::size_t i, std::size_t j) -> double& { return a[2 * (i * size + j) + 1]; };
+    auto re = [&](std::size_t i, std::size_t j) -> double& {
+        return a[2 * (i * size + j)];
+    };
+    auto im = [&](std::size_t i, std::size_t j) -> double& {
+        return a[2 * (i * size + j) + 1];
+    };
     std::array<std::size_t, 64> small_swaps{};
     std::vector<std::size_t> large_swaps;
     std::size_t* swaps = small_swaps.data();

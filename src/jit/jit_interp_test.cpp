@@ -120,14 +120,13 @@ void expect_agree_both(const ir::Program& program, std::uint64_t seed, double f6
 
 TEST(JitVsInterp, EveryUnaryOpcode) {
     constexpr std::array<OpCode, 20> kOps = {
-        OpCode::kNeg,  OpCode::kConj, OpCode::kSqrt, OpCode::kExp,  OpCode::kLog,
-        OpCode::kSin,  OpCode::kCos,  OpCode::kTan,  OpCode::kAsin, OpCode::kAcos,
-        OpCode::kAtan, OpCode::kSinh, OpCode::kCosh, OpCode::kTanh, OpCode::kReal,
+        OpCode::kNeg,  OpCode::kConj, OpCode::kSqrt, OpCode::kExp,     OpCode::kLog,
+        OpCode::kSin,  OpCode::kCos,  OpCode::kTan,  OpCode::kAsin,    OpCode::kAcos,
+        OpCode::kAtan, OpCode::kSinh, OpCode::kCosh, OpCode::kTanh,    OpCode::kReal,
         OpCode::kImag, OpCode::kAbs,  OpCode::kArg,  OpCode::kNormSqr, OpCode::kPowI};
     for (const OpCode op : kOps) {
         for (const ValueKind kind : {ValueKind::kReal, ValueKind::kComplex}) {
-            SCOPED_TRACE(std::string(ir::opcode_name(op)) + " " +
-                         std::string(ir::kind_name(kind)));
+            SCOPED_TRACE(std::string(ir::opcode_name(op)) + " " + std::string(ir::kind_name(kind)));
             ir::Builder b;
             const ValueId a = b.load(b.add_input("a", kind));
             const ValueId p =
@@ -146,8 +145,8 @@ TEST(JitVsInterp, EveryUnaryOpcode) {
 }
 
 TEST(JitVsInterp, EveryBinaryAndNaryOpcode) {
-    constexpr std::array<OpCode, 5> kOps = {OpCode::kAdd, OpCode::kSub, OpCode::kMul,
-                                            OpCode::kDiv, OpCode::kPow};
+    constexpr std::array<OpCode, 5> kOps = {OpCode::kAdd, OpCode::kSub, OpCode::kMul, OpCode::kDiv,
+                                            OpCode::kPow};
     for (const ValueKind ka : {ValueKind::kReal, ValueKind::kComplex}) {
         for (const ValueKind kb : {ValueKind::kReal, ValueKind::kComplex}) {
             ir::Builder b;
@@ -161,8 +160,8 @@ TEST(JitVsInterp, EveryBinaryAndNaryOpcode) {
             b.add_output(b.add_n(ops));
             b.add_output(b.mul_n(ops));
             b.add_output(b.dot(std::vector<ValueId>{x, y}, std::vector<ValueId>{y, b.param(2)}));
-            b.add_output(b.binary(OpCode::kAtan2, b.unary(OpCode::kReal, x),
-                                  b.unary(OpCode::kImag, y)));
+            b.add_output(
+                b.binary(OpCode::kAtan2, b.unary(OpCode::kReal, x), b.unary(OpCode::kImag, y)));
             b.add_output(b.complex(b.unary(OpCode::kReal, y), b.param(1)));
             // pow goes through std::complex log/exp in both, but the interpreter evaluates
             // them in T and the JIT in double: a few ulp apart.

@@ -172,23 +172,21 @@ void expect_both_precisions(const ir::Program& program, std::uint64_t seed,
 }
 
 constexpr std::array<OpCode, 19> kUnaryOps = {
-    OpCode::kNeg,  OpCode::kConj, OpCode::kSqrt,  OpCode::kExp,   OpCode::kLog,
-    OpCode::kSin,  OpCode::kCos,  OpCode::kTan,   OpCode::kAsin,  OpCode::kAcos,
-    OpCode::kAtan, OpCode::kSinh, OpCode::kCosh,  OpCode::kTanh,  OpCode::kReal,
-    OpCode::kImag, OpCode::kAbs,  OpCode::kArg,   OpCode::kNormSqr};
+    OpCode::kNeg,  OpCode::kConj, OpCode::kSqrt, OpCode::kExp,    OpCode::kLog,
+    OpCode::kSin,  OpCode::kCos,  OpCode::kTan,  OpCode::kAsin,   OpCode::kAcos,
+    OpCode::kAtan, OpCode::kSinh, OpCode::kCosh, OpCode::kTanh,   OpCode::kReal,
+    OpCode::kImag, OpCode::kAbs,  OpCode::kArg,  OpCode::kNormSqr};
 
 // One program per (opcode, operand kind): the operand is an input (event) and, in a second
 // output, a parameter expression (invariant, computed at entry).
 TEST(JitOpcodes, EveryUnaryOpcodeOnRealAndComplexOperands) {
     for (const OpCode op : kUnaryOps) {
         for (const ValueKind kind : {ValueKind::kReal, ValueKind::kComplex}) {
-            SCOPED_TRACE(std::string(ir::opcode_name(op)) + " " +
-                         std::string(ir::kind_name(kind)));
+            SCOPED_TRACE(std::string(ir::opcode_name(op)) + " " + std::string(ir::kind_name(kind)));
             ir::Builder b;
             const ValueId event = b.load(b.add_input("a", kind));
-            const ValueId invariant = kind == ValueKind::kReal
-                                          ? b.param(0)
-                                          : b.complex(b.param(0), b.param(1));
+            const ValueId invariant =
+                kind == ValueKind::kReal ? b.param(0) : b.complex(b.param(0), b.param(1));
             b.add_output(b.unary(op, event));
             b.add_output(b.unary(op, invariant));
             // Inputs in [-2, 2) cover the out-of-domain Real cases (sqrt, log, asin of
@@ -199,14 +197,13 @@ TEST(JitOpcodes, EveryUnaryOpcodeOnRealAndComplexOperands) {
 }
 
 TEST(JitOpcodes, EveryBinaryOpcodeOnEveryKindPair) {
-    constexpr std::array<OpCode, 5> kOps = {OpCode::kAdd, OpCode::kSub, OpCode::kMul,
-                                            OpCode::kDiv, OpCode::kPow};
+    constexpr std::array<OpCode, 5> kOps = {OpCode::kAdd, OpCode::kSub, OpCode::kMul, OpCode::kDiv,
+                                            OpCode::kPow};
     for (const OpCode op : kOps) {
         for (const ValueKind ka : {ValueKind::kReal, ValueKind::kComplex}) {
             for (const ValueKind kb : {ValueKind::kReal, ValueKind::kComplex}) {
                 SCOPED_TRACE(std::string(ir::opcode_name(op)) + " " +
-                             std::string(ir::kind_name(ka)) + " " +
-                             std::string(ir::kind_name(kb)));
+                             std::string(ir::kind_name(ka)) + " " + std::string(ir::kind_name(kb)));
                 ir::Builder b;
                 const ValueId a = b.load(b.add_input("a", ka));
                 const ValueId c = b.load(b.add_input("b", kb));
@@ -289,8 +286,9 @@ ir::Program solve_program(std::uint32_t n, std::uint32_t m, bool event) {
             const ValueId p = b.param((r * n + c) % 4);
             ValueId e = b.binary(OpCode::kMul, p, b.const_complex(0.3 * r, 0.7 * c + 0.1));
             if (r == c) {
-                e = b.binary(OpCode::kAdd, e, event ? b.binary(OpCode::kAdd, z, b.const_real(5.0))
-                                                    : b.const_real(5.0));
+                e = b.binary(OpCode::kAdd, e,
+                             event ? b.binary(OpCode::kAdd, z, b.const_real(5.0))
+                                   : b.const_real(5.0));
             }
             ops.push_back(e);
         }
@@ -341,8 +339,7 @@ TEST(JitOpcodes, SolveResidualIsSmall) {
         const Complex x0 = out.value(0, e);
         const Complex x1 = out.value(1, e);
         EXPECT_LT(std::abs(slots[0][e] * x0 + 0.7 * x1 - 1.0), 1e-12);
-        EXPECT_LT(std::abs(Complex(0.5, 2.0) * x0 + slots[1][e] * x1 - Complex(-2.0, 0.5)),
-                  1e-12);
+        EXPECT_LT(std::abs(Complex(0.5, 2.0) * x0 + slots[1][e] * x1 - Complex(-2.0, 0.5)), 1e-12);
     }
 }
 
@@ -440,15 +437,8 @@ TEST(JitKernels, OddRangesTouchOnlyTheirEvents) {
     Random random(701);
     const auto params = random_params(random, program.parameter_count);
     const SlotValues slots = testing::random_slots(random, program, 1031);
-    const std::array<std::pair<std::int64_t, std::int64_t>, 9> ranges = {{{0, 0},
-                                                                        {5, 5},
-                                                                        {9, 3},
-                                                                        {0, 1},
-                                                                        {3, 4},
-                                                                        {1, 8},
-                                                                        {7, 24},
-                                                                        {13, 1030},
-                                                                        {0, 1031}}};
+    const std::array<std::pair<std::int64_t, std::int64_t>, 9> ranges = {
+        {{0, 0}, {5, 5}, {9, 3}, {0, 1}, {3, 4}, {1, 8}, {7, 24}, {13, 1030}, {0, 1031}}};
     for (const Precision precision : {Precision::kF64, Precision::kF32}) {
         for (const auto& [begin, end] : ranges) {
             SCOPED_TRACE("[" + std::to_string(begin) + ", " + std::to_string(end) + ")");
@@ -505,6 +495,27 @@ TEST(JitCache, SameProgramReturnsTheSameKernel) {
     EXPECT_TRUE(*same == *first);
 }
 
+TEST(JitKernels, FastCodeGenComputesTheSameBits) {
+    const ir::Program program = coherent_sum(9);
+    Random random(704);
+    const auto params = random_params(random, program.parameter_count);
+    const SlotValues slots = testing::random_slots(random, program, 77);
+    const Columns in(program, slots);
+    Outputs optimized(program, 77);
+    Outputs fast(program, 77);
+    auto a = compile(program, Precision::kF64, CodeGen::kOptimized);
+    auto b = compile(program, Precision::kF64, CodeGen::kFast);
+    ASSERT_TRUE(a.has_value() && b.has_value());
+    EXPECT_FALSE(*a == *b);  // cached separately
+    a->run(params.data(), in.pointers.data(), optimized.pointers.data(), 0, 77);
+    b->run(params.data(), in.pointers.data(), fast.pointers.data(), 0, 77);
+    for (std::size_t e = 0; e < 77; ++e) {
+        EXPECT_EQ(optimized.value(0, e), fast.value(0, e)) << "event " << e;
+        EXPECT_TRUE(
+            close(fast.value(0, e), testing::reference_event(program, params, slots, e)[0], 0.0));
+    }
+}
+
 TEST(JitCache, ConcurrentCompilesAgreeOnOneKernel) {
     const ir::Program program = coherent_sum(7);
     std::vector<KernelFn> seen(4, nullptr);
@@ -537,8 +548,8 @@ TEST(JitCache, KernelOutlivesAClearedCache) {
     Outputs out(program, 9);
     kernel->run(params.data(), in.pointers.data(), out.pointers.data(), 0, 9);
     for (std::size_t e = 0; e < 9; ++e) {
-        EXPECT_TRUE(close(out.value(0, e), testing::reference_event(program, params, slots, e)[0],
-                          0.0));
+        EXPECT_TRUE(
+            close(out.value(0, e), testing::reference_event(program, params, slots, e)[0], 0.0));
     }
 }
 

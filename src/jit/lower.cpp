@@ -37,8 +37,8 @@ public:
     Lowerer(const ir::Program& program, Precision precision, llvm::Module& module)
         : program_(program), module_(module), ctx_(module.getContext()), b_(ctx_),
           f64_(b_.getDoubleTy()),
-          event_ty_(precision == Precision::kF32 ? b_.getFloatTy() : b_.getDoubleTy()),
-          fty_(f64_), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()), values_(program.size()),
+          event_ty_(precision == Precision::kF32 ? b_.getFloatTy() : b_.getDoubleTy()), fty_(f64_),
+          i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()), values_(program.size()),
           narrowed_(program.size()), vectors_(program.size()) {}
 
     Expected<void> run(const LowerOptions& options);
@@ -62,7 +62,9 @@ private:
     void solve(std::uint32_t index, std::span<const ir::ValueId> operands, std::uint32_t attr);
 
     llvm::Value* constant(double value) { return llvm::ConstantFP::get(fty_, value); }
+
     llvm::Value* imag_of(const Value& a) { return a.is_complex() ? a.im : constant(0.0); }
+
     llvm::Value* widen(llvm::Value* v);
     llvm::Value* narrow(llvm::Value* v);
     llvm::Value* load_column(llvm::Value* column);
@@ -307,7 +309,9 @@ llvm::Value* Lowerer::entry_alloca(std::uint32_t doubles) {
 void Lowerer::lower(std::uint32_t index) {
     const ir::Instruction& inst = program_.instructions[index];
     const std::span<const ir::ValueId> ops = program_.operands_of(inst);
-    auto operand = [&](std::size_t k) -> const Value& { return use(ops[k]); };
+    auto operand = [&](std::size_t k) -> const Value& {
+        return use(ops[k]);
+    };
     Value& result = values_[index];
     switch (inst.op) {
     case OpCode::kConstReal:
@@ -521,7 +525,9 @@ Value Lowerer::pow_i(const Value& a, std::int32_t n) {
 }
 
 Value Lowerer::dot(std::span<const ir::ValueId> operands, std::uint32_t n) {
-    auto at = [&](std::size_t k) -> const Value& { return use(operands[k]); };
+    auto at = [&](std::size_t k) -> const Value& {
+        return use(operands[k]);
+    };
     Value acc = mul(at(0), at(n));
     for (std::size_t k = 1; k < n; ++k) {
         acc = add(acc, mul(at(k), at(n + k)));
@@ -556,8 +562,8 @@ void Lowerer::solve(std::uint32_t index, std::span<const ir::ValueId> operands,
         f->setDoesNotThrow();
         f->setWillReturn();
     }
-    b_.CreateCall(callee, {llvm::ConstantInt::get(i32, n), llvm::ConstantInt::get(i32, m), a,
-                           rhs, x});
+    b_.CreateCall(callee,
+                  {llvm::ConstantInt::get(i32, n), llvm::ConstantInt::get(i32, m), a, rhs, x});
     std::vector<Value>& elements = vectors_[index];
     for (std::uint32_t k = 0; k < n * m; ++k) {
         llvm::Value* re = b_.CreateLoad(f64_, b_.CreateConstInBoundsGEP1_64(f64_, x, 2 * k));

@@ -13,7 +13,10 @@ namespace {
 std::string join(const std::vector<std::string>& names) {
     std::string out;
     for (const std::string& n : names) {
-        out += (out.empty() ? "" : ", ") + n;
+        if (!out.empty()) {
+            out += ", ";
+        }
+        out += n;
     }
     return out;
 }
@@ -83,10 +86,44 @@ std::vector<std::string> Channel::edge_names() const {
 
 std::vector<std::string> Channel::vertex_names() const {
     std::vector<std::string> names;
+    names.reserve(vertices_.size());
     for (const Vertex& v : vertices_) {
         names.push_back(v.name);
     }
     return names;
+}
+
+std::optional<std::pair<std::string, Vec4>> Channel::infer_at(const Vertex& v, bool parent) const {
+    const auto& same = parent ? v.incoming : v.outgoing;
+    const auto& other = parent ? v.outgoing : v.incoming;
+    const auto is_missing = [this](const std::string& e) {
+        return !resolved_.at(e);
+    };
+    const auto missing_same = std::count_if(same.begin(), same.end(), is_missing);
+    const auto missing_other = std::count_if(other.begin(), other.end(), is_missing);
+    if (missing_same != 1 || missing_other != 0) {
+        return std::nullopt;
+    }
+    // Σ in = Σ out, solved for the one missing edge.
+    std::string target;
+    std::vector<Vec4> same_side;
+    std::vector<Vec4> other_side;
+    for (const std::string& e : same) {
+        if (is_missing(e)) {
+            target = e;
+        } else {
+            same_side.push_back(*resolved_.at(e));
+        }
+    }
+    other_side.reserve(other.size());
+    for (const std::string& e : other) {
+        other_side.push_back(*resolved_.at(e));
+    }
+    Vec4 value = total(other_side);
+    if (!same_side.empty()) {
+        value = value - total(same_side);
+    }
+    return std::make_pair(std::move(target), std::move(value));
 }
 
 void Channel::infer() const {
@@ -94,49 +131,20 @@ void Channel::infer() const {
         return;
     }
     resolved_ = given_;
-    // Pass 0 infers a missing incoming edge (a parent from its daughters), pass 1 a missing
-    // outgoing edge (a daughter from its parents); restart from pass 0 after any progress.
+    // A parent from its daughters first, then a daughter from its parents (laddu's priority);
+    // start again from the parents after every inference.
     bool progress = true;
     while (progress) {
         progress = false;
-        for (int pass = 0; pass < 2 && !progress; ++pass) {
+        for (const bool parent : {true, false}) {
             for (const Vertex& v : vertices_) {
-                std::vector<std::string> missing_in;
-                std::vector<std::string> missing_out;
-                for (const std::string& e : v.incoming) {
-                    if (!resolved_.at(e)) {
-                        missing_in.push_back(e);
-                    }
+                if (auto inferred = infer_at(v, parent)) {
+                    resolved_[inferred->first] = std::move(inferred->second);
+                    progress = true;
+                    break;
                 }
-                for (const std::string& e : v.outgoing) {
-                    if (!resolved_.at(e)) {
-                        missing_out.push_back(e);
-                    }
-                }
-                if (missing_in.size() + missing_out.size() != 1 ||
-                    (pass == 0 ? missing_in.empty() : missing_out.empty())) {
-                    continue;
-                }
-                const std::string target = pass == 0 ? missing_in.front() : missing_out.front();
-                // Σ in = Σ out, solved for the one missing edge.
-                std::vector<Vec4> same_side;
-                std::vector<Vec4> other_side;
-                const auto& same = pass == 0 ? v.incoming : v.outgoing;
-                const auto& other = pass == 0 ? v.outgoing : v.incoming;
-                for (const std::string& e : other) {
-                    other_side.push_back(*resolved_.at(e));
-                }
-                for (const std::string& e : same) {
-                    if (e != target) {
-                        same_side.push_back(*resolved_.at(e));
-                    }
-                }
-                Vec4 value = total(other_side);
-                if (!same_side.empty()) {
-                    value = value - total(same_side);
-                }
-                resolved_[target] = value;
-                progress = true;
+            }
+            if (progress) {
                 break;
             }
         }
@@ -204,6 +212,7 @@ VertexFrame Channel::vertex_frame(const std::string& name) const {
         current = producer(current->incoming.front());
     }
     std::vector<Vec4> incoming;
+    incoming.reserve(current->incoming.size());
     for (const std::string& e : current->incoming) {
         incoming.push_back(p4(e));
     }
@@ -240,6 +249,7 @@ Angles VertexFrame::angles(const std::string& edge, const Vec3& z_axis, const Ve
 Expr VertexFrame::s() const {
     const auto& v = channel_->find_vertex(name_);
     std::vector<Vec4> incoming;
+    incoming.reserve(v.incoming.size());
     for (const std::string& e : v.incoming) {
         incoming.push_back(channel_->p4(e));
     }

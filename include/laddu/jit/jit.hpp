@@ -16,27 +16,36 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <span>
 
 #include <laddu/base/expected.hpp>
 #include <laddu/ir/program.hpp>
 
 namespace laddu::jit {
 
-/// The floating-point type a kernel computes in. The ABI is the same for both: parameters,
-/// input columns and outputs are always double; an f32 kernel converts parameters and loaded
-/// values to float, computes in float and widens its results back to double when storing.
+/// The floating-point type a kernel's event instructions compute in. The ABI is the same for
+/// both: parameters, input columns and outputs are always double. An f32 kernel (like the
+/// interpreter's f32 mode) computes invariant instructions in double once per call, rounds
+/// loaded values and the invariants it reads to float, computes event instructions in float
+/// (complex functions and kSolve in double, rounded) and widens results back to double.
 enum class Precision : std::uint8_t {
     kF64,  ///< double arithmetic
     kF32,  ///< float arithmetic (about twice the SIMD width; ~1e-7 relative per operation)
+};
+
+/// How much work machine-code generation does (the LLVM IR pipeline, O2 with vectorisation,
+/// runs for both).
+enum class CodeGen : std::uint8_t {
+    kOptimized,  ///< LLVM's default code generator: the fastest kernels (the default)
+    kFast,       ///< no code-generator optimisation: ~5x less code-generation time, ~35% slower
+                 ///< kernels; for small data sets where compile latency dominates
 };
 
 /// The name of a precision ("f64", "f32").
 [[nodiscard]] const char* precision_name(Precision precision) noexcept;
 
 /// The signature of a compiled kernel (the ABI, see JitKernel::run for the pointer layout).
-using KernelFn = void (*)(const double* params, const double* const* inputs,
-                          double* const* outputs, std::int64_t begin, std::int64_t end);
+using KernelFn = void (*)(const double* params, const double* const* inputs, double* const* outputs,
+                          std::int64_t begin, std::int64_t end);
 
 /// Owns the LLVM JIT instance and the machine code of one compiled program; destroying it frees
 /// the code. Kernels share ownership of their module, so a JitKernel stays callable on its own.
@@ -110,15 +119,16 @@ private:
 };
 
 /// Compiles `program` for `precision`, or returns the kernel compiled earlier in this process for
-/// an equal program and precision (the cache is keyed by ir::hash and checked for equality;
-/// thread-safe). Fails with ErrorKind::kBackend, never aborting, when the program is invalid
-/// (the message carries ir::validate's reason) or LLVM cannot compile it.
-[[nodiscard]] Expected<JitKernel> compile(const ir::Program& program, Precision precision);
+/// an equal program, precision and code generation (the cache is keyed by ir::hash and checked
+/// for equality up to names; thread-safe). Fails with ErrorKind::kBackend, never aborting, when
+/// the program is invalid (the message carries ir::validate's reason) or LLVM cannot compile it.
+[[nodiscard]] Expected<JitKernel> compile(const ir::Program& program, Precision precision,
+                                          CodeGen codegen = CodeGen::kOptimized);
 
 /// Like compile() but always compiles afresh and leaves the cache alone (for latency
 /// measurements and tests).
-[[nodiscard]] Expected<JitKernel> compile_uncached(const ir::Program& program,
-                                                   Precision precision);
+[[nodiscard]] Expected<JitKernel> compile_uncached(const ir::Program& program, Precision precision,
+                                                   CodeGen codegen = CodeGen::kOptimized);
 
 /// The number of kernels in the process-wide compile cache.
 [[nodiscard]] std::size_t cache_size() noexcept;

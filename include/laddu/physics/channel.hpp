@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <laddu/expr/expr.hpp>
@@ -129,6 +130,7 @@ private:
     };
 
     const Vertex& find_vertex(const std::string& name) const;
+    std::optional<std::pair<std::string, Vec4>> infer_at(const Vertex& v, bool parent) const;
     void infer() const;
 
     std::string name_;

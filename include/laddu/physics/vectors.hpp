@@ -16,6 +16,8 @@
 
 namespace laddu::physics {
 
+class Vec4;
+
 /// A three-vector of Real expressions.
 class Vec3 {
 public:
@@ -68,10 +70,10 @@ public:
     [[nodiscard]] expr::Expr phi() const;
 
     /// The four-vector (sqrt(m² + |v|²), v).
-    [[nodiscard]] class Vec4 with_mass(const expr::Expr& mass) const;
+    [[nodiscard]] Vec4 with_mass(const expr::Expr& mass) const;
 
     /// The four-vector (energy, v).
-    [[nodiscard]] class Vec4 with_energy(const expr::Expr& energy) const;
+    [[nodiscard]] Vec4 with_energy(const expr::Expr& energy) const;
 
 private:
     expr::Expr x_;

@@ -42,7 +42,9 @@ Complex ir_div(Complex a, Complex b) {
 // (first row on ties), multipliers a · (1/pivot), then substitution; NaN if some U_ii is zero.
 std::vector<Complex> solve(std::uint32_t n, std::uint32_t m, std::vector<Complex> a,
                            std::vector<Complex> b) {
-    auto weight = [](Complex z) { return std::abs(z.real()) + std::abs(z.imag()); };
+    auto weight = [](Complex z) {
+        return std::abs(z.real()) + std::abs(z.imag());
+    };
     std::vector<std::uint32_t> swaps(n);
     for (std::uint32_t k = 0; k < n; ++k) {
         std::uint32_t p = k;
@@ -157,7 +159,8 @@ public:
         if (n == 0) {
             return {1, 0};
         }
-        std::uint32_t e = n < 0 ? 0U - static_cast<std::uint32_t>(n) : static_cast<std::uint32_t>(n);
+        std::uint32_t e =
+            n < 0 ? 0U - static_cast<std::uint32_t>(n) : static_cast<std::uint32_t>(n);
         C base = a;
         C result;
         bool have = false;
@@ -245,7 +248,9 @@ Slot evaluate(const ir::Instruction& inst, std::span<const Slot* const> ops) {
     const bool real_result = inst.kind == ValueKind::kReal;
     Slot out;
     out.real = real_result;
-    auto set = [&](C v) { out.z = widen(real_result ? C(v.real(), 0) : v); };
+    auto set = [&](C v) {
+        out.z = widen(real_result ? C(v.real(), 0) : v);
+    };
     switch (inst.op) {
     case OpCode::kNeg:
         set(s.real(0) ? C(-s.x(0), 0) : -s.z(0));
@@ -453,8 +458,8 @@ public:
         const auto& values = all_;
         for (std::uint32_t k = 0; k < options_.outputs; ++k) {
             // The newest value, then random ones (possibly invariant).
-            b_.add_output(k == 0 ? values.back() : values[r_.below(static_cast<std::uint32_t>(
-                                                       values.size()))]);
+            b_.add_output(k == 0 ? values.back()
+                                 : values[r_.below(static_cast<std::uint32_t>(values.size()))]);
         }
         return b_.finish();
     }
@@ -484,9 +489,9 @@ private:
             if (options_.transcendental) {
                 return b_.unary(OpCode::kTanh, v);
             }
-            return b_.binary(OpCode::kDiv, v,
-                             b_.binary(OpCode::kAdd, b_.const_real(1.0),
-                                       b_.unary(OpCode::kNormSqr, v)));
+            return b_.binary(
+                OpCode::kDiv, v,
+                b_.binary(OpCode::kAdd, b_.const_real(1.0), b_.unary(OpCode::kNormSqr, v)));
         }
         return b_.binary(
             OpCode::kDiv, v,
@@ -495,15 +500,14 @@ private:
 
     // A Complex value with positive real part (away from log/sqrt/arg branch cuts).
     ir::ValueId right_half_plane() {
-        const ir::ValueId re = b_.binary(OpCode::kAdd, b_.const_real(0.5),
-                                         b_.unary(OpCode::kNormSqr, real()));
+        const ir::ValueId re =
+            b_.binary(OpCode::kAdd, b_.const_real(0.5), b_.unary(OpCode::kNormSqr, real()));
         return b_.complex(re, real());
     }
 
     ir::ValueId transcendental() {
         static constexpr std::array<OpCode, 6> kBounded = {
-            OpCode::kSin, OpCode::kCos, OpCode::kTanh, OpCode::kAtan, OpCode::kSinh,
-            OpCode::kCosh};
+            OpCode::kSin, OpCode::kCos, OpCode::kTanh, OpCode::kAtan, OpCode::kSinh, OpCode::kCosh};
         switch (r_.below(6)) {
         case 0:
             return b_.unary(kBounded[r_.below(6)], squash(any()));
@@ -513,17 +517,17 @@ private:
             return b_.unary(kCut[r_.below(3)], right_half_plane());
         }
         case 2:
-            return b_.unary(r_.below(2) == 0 ? OpCode::kAsin : OpCode::kAcos,
-                            b_.binary(OpCode::kMul, b_.const_real(0.9),
-                                      b_.unary(OpCode::kTanh, real())));
+            return b_.unary(
+                r_.below(2) == 0 ? OpCode::kAsin : OpCode::kAcos,
+                b_.binary(OpCode::kMul, b_.const_real(0.9), b_.unary(OpCode::kTanh, real())));
         case 3:
             return b_.unary(OpCode::kExp, squash(any()));
         case 4:
             if (r_.below(2) == 0) {
-                return b_.binary(OpCode::kPow,
-                                 b_.binary(OpCode::kAdd, b_.const_real(0.5),
-                                           b_.unary(OpCode::kNormSqr, real())),
-                                 squash(real()));
+                return b_.binary(
+                    OpCode::kPow,
+                    b_.binary(OpCode::kAdd, b_.const_real(0.5), b_.unary(OpCode::kNormSqr, real())),
+                    squash(real()));
             }
             return b_.binary(OpCode::kPow, right_half_plane(), squash(any()));
         default:
@@ -544,15 +548,14 @@ private:
         }
         case 2: {
             // Denominators bounded away from zero: 1.5 + |d|² (+ i·something).
-            const ir::ValueId d = b_.binary(OpCode::kAdd, b_.const_real(1.5),
-                                            b_.unary(OpCode::kNormSqr, any()));
+            const ir::ValueId d =
+                b_.binary(OpCode::kAdd, b_.const_real(1.5), b_.unary(OpCode::kNormSqr, any()));
             v = b_.binary(OpCode::kDiv, any(), r_.below(2) == 0 ? d : b_.complex(d, real()));
             break;
         }
         case 3: {
-            static constexpr std::array<OpCode, 5> kOps = {OpCode::kNeg, OpCode::kConj,
-                                                           OpCode::kReal, OpCode::kImag,
-                                                           OpCode::kNormSqr};
+            static constexpr std::array<OpCode, 5> kOps = {
+                OpCode::kNeg, OpCode::kConj, OpCode::kReal, OpCode::kImag, OpCode::kNormSqr};
             v = b_.unary(kOps[r_.below(5)], any());
             break;
         }
