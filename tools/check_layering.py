@@ -3,7 +3,9 @@
 
 The graph is read from the build itself: each src/<stage>/CMakeLists.txt declares
 laddu_add_stage(NAME <stage> ... DEPS <stage>...). A file of stage S (under src/S/ or
-include/laddu/S/) may include headers of S and of the stages S reaches through DEPS. Inside the
+include/laddu/S/) may include headers of S and of the stages S reaches through DEPS. Test code
+(*_test.cpp, and files under a testing/ or test_support/ folder) may also include the stages
+named as laddu_<stage> in TEST_LIBS: a test may compare against a sibling backend. Inside the
 library, umbrella headers (<laddu/S.hpp>, <laddu/laddu.hpp>) are for users only.
 Usage: check_layering.py [REPO_ROOT]
 """
@@ -16,19 +18,26 @@ INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]laddu/([\w/]+?)(\.hpp)?[>"]', re
 KEYWORDS = {"SOURCES", "DEPS", "PUBLIC_LIBS", "PRIVATE_LIBS", "TESTS", "TEST_LIBS"}
 
 
-def read_graph(root: pathlib.Path) -> dict:
-    graph = {}
+def read_graph(root: pathlib.Path):
+    graph, test_graph = {}, {}
     for cmake in sorted((root / "src").glob("*/CMakeLists.txt")):
         for match in STAGE_RE.finditer(cmake.read_text()):
             name, body = match.group(1), match.group(2)
-            deps, current = [], None
+            deps, test_deps, current = [], [], None
             for token in body.split():
                 if token in KEYWORDS:
                     current = token
                 elif current == "DEPS":
                     deps.append(token)
+                elif current == "TEST_LIBS" and token.startswith("laddu_"):
+                    test_deps.append(token[len("laddu_"):])
             graph[name] = deps
-    return graph
+            test_graph[name] = test_deps
+    return graph, test_graph
+
+
+def is_test_code(path: pathlib.Path) -> bool:
+    return path.name.endswith("_test.cpp") or bool({"testing", "test_support"} & set(path.parts))
 
 
 def closure(graph: dict, stage: str) -> set:
@@ -44,7 +53,7 @@ def closure(graph: dict, stage: str) -> set:
 
 def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
-    graph = read_graph(root)
+    graph, test_graph = read_graph(root)
     for stage, deps in graph.items():
         for dep in deps:
             if dep not in graph:
@@ -58,6 +67,9 @@ def main() -> int:
             problems.append(f"{path.relative_to(root)}: folder '{stage}' is not a declared stage")
             continue
         allowed = closure(graph, stage)
+        if is_test_code(path):
+            for dep in test_graph.get(stage, []):
+                allowed |= closure(graph, dep)
         for match in INCLUDE_RE.finditer(path.read_text(errors="replace")):
             target = match.group(1)
             parts = target.split("/")

@@ -1,6 +1,13 @@
 // laddu's expression vocabulary for Python: ld.scalar, ld.parameter, operators (with int, float
 // and complex literals, ** and @), methods .real() .norm_sqr() ..., ld.Model. Names follow
 // laddu-architecture.md section 2.2 so laddu scripts move over with the import line changed.
+#include <cmath>
+#include <complex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <pybind11/complex.h>
 #include <pybind11/operators.h>
 #include <pybind11/pybind11.h>
@@ -12,13 +19,6 @@
 #include <laddu/expr/parameter.hpp>
 #include <laddu/expr/print.hpp>
 #include <laddu/expr/tags.hpp>
-
-#include <cmath>
-#include <complex>
-#include <optional>
-#include <string>
-#include <utility>
-#include <vector>
 
 #include "bindings.hpp"
 
@@ -106,8 +106,8 @@ Expr make_matrix(const py::iterable& rows) {
         std::vector<Expr> items = to_exprs(py::reinterpret_borrow<py::iterable>(row));
         if (n_cols && *n_cols != items.size()) {
             throw ModelError("matrix rows must have equal lengths: row 0 has " +
-                             std::to_string(*n_cols) + " elements, row " +
-                             std::to_string(n_rows) + " has " + std::to_string(items.size()));
+                             std::to_string(*n_cols) + " elements, row " + std::to_string(n_rows) +
+                             " has " + std::to_string(items.size()));
         }
         n_cols = items.size();
         elements.insert(elements.end(), items.begin(), items.end());
@@ -146,15 +146,18 @@ void bind_expr(py::module_& module) {
         .def("__truediv__", [](const Expr& a, const py::object& b) { return a / to_expr(b); })
         .def("__rtruediv__", [](const Expr& a, const py::object& b) { return to_expr(b) / a; })
         .def("__pow__", &power)
-        .def("__rpow__", [](const Expr& a, const py::object& b) { return expr::pow(to_expr(b), a); })
+        .def("__rpow__",
+             [](const Expr& a, const py::object& b) { return expr::pow(to_expr(b), a); })
         .def("__neg__", [](const Expr& a) { return -a; })
         .def("__pos__", [](const Expr& a) { return a; })
-        .def("__matmul__", [](const Expr& a, const py::object& b) { return at_product(a, to_expr(b)); })
+        .def("__matmul__",
+             [](const Expr& a, const py::object& b) { return at_product(a, to_expr(b)); })
         .def("__getitem__", [](const Expr& a, std::uint32_t i) { return a[i]; })
         .def("at", &Expr::at, py::arg("row"), py::arg("col"))
-        .def("__eq__", [](const Expr& a, const py::object& b) {
-            return py::isinstance<Expr>(b) && a == b.cast<Expr>();
-        })
+        .def("__eq__",
+             [](const Expr& a, const py::object& b) {
+                 return py::isinstance<Expr>(b) && a == b.cast<Expr>();
+             })
         .def("__hash__", [](const Expr& a) { return a.structural_hash(); })
         .def("__repr__", [](const Expr& a) { return "Expr(" + expr::to_string(a) + ")"; })
         .def("__str__", [](const Expr& a) { return expr::to_string(a); })
@@ -180,40 +183,57 @@ void bind_expr(py::module_& module) {
         .def("as_complex", [](const Expr& a) { return expr::as_complex(a); })
         .def("tagged", &Expr::tagged, py::arg("tag"),
              "This expression marked as the coherent amplitude `tag` (for projections).")
-        .def("project", [](const Expr& a, const std::vector<std::string>& keep) {
-            return expr::project(a, keep);
-        }, py::arg("tags"), "Keep the amplitudes tagged with `tags`, zero the other tagged ones.")
-        .def_property_readonly("tags", [](const Expr& a) {
-            return std::vector<std::string>(a.tags().begin(), a.tags().end());
-        })
+        .def(
+            "project",
+            [](const Expr& a, const std::vector<std::string>& keep) {
+                return expr::project(a, keep);
+            },
+            py::arg("tags"), "Keep the amplitudes tagged with `tags`, zero the other tagged ones.")
+        .def_property_readonly("tags",
+                               [](const Expr& a) {
+                                   return std::vector<std::string>(a.tags().begin(),
+                                                                   a.tags().end());
+                               })
         .def_property_readonly("kind", [](const Expr& a) { return to_string(a.value_kind()); })
-        .def("dot", [](const Expr& a) { return expr::to_dot(a); },
-             "The graph in Graphviz DOT format.")
+        .def(
+            "dot", [](const Expr& a) { return expr::to_dot(a); },
+            "The graph in Graphviz DOT format.")
         .def("equation", [](const Expr& a) { return expr::to_string(a); });
     py::implicitly_convertible<double, Expr>();
     py::implicitly_convertible<std::complex<double>, Expr>();
 
-    module.def("scalar", [](const std::string& name) { return expr::scalar(name); },
-               py::arg("name"), "The event scalar column `name`.");
+    module.def(
+        "scalar", [](const std::string& name) { return expr::scalar(name); }, py::arg("name"),
+        "The event scalar column `name`.");
     module.def("constant", [](const py::object& v) { return to_expr(v); }, py::arg("value"));
     module.def("parameter", &make_parameter, py::arg("name"), py::kw_only(),
                py::arg("initial") = py::none(), py::arg("bounds") = std::nullopt,
-               py::arg("fixed") = std::nullopt, py::arg("periodic") = false,
-               py::arg("unit") = "",
+               py::arg("fixed") = std::nullopt, py::arg("periodic") = false, py::arg("unit") = "",
                "A real parameter. initial is a float or a (low, high) range (start: midpoint).");
-    module.def("complex", [](const py::object& re, const py::object& im) {
-        return expr::complex(to_expr(re), to_expr(im));
-    }, py::arg("re"), py::arg("im"));
-    module.def("polar_complex", [](const py::object& r, const py::object& phi) {
-        return expr::polar_complex(to_expr(r), to_expr(phi));
-    }, py::arg("magnitude"), py::arg("phase"));
-    module.def("cis", [](const py::object& phi) { return expr::cis(to_expr(phi)); }, py::arg("phase"));
-    module.def("atan2", [](const py::object& y, const py::object& x) {
-        return expr::atan2(to_expr(y), to_expr(x));
-    }, py::arg("y"), py::arg("x"));
+    module.def(
+        "complex",
+        [](const py::object& re, const py::object& im) {
+            return expr::complex(to_expr(re), to_expr(im));
+        },
+        py::arg("re"), py::arg("im"));
+    module.def(
+        "polar_complex",
+        [](const py::object& r, const py::object& phi) {
+            return expr::polar_complex(to_expr(r), to_expr(phi));
+        },
+        py::arg("magnitude"), py::arg("phase"));
+    module.def(
+        "cis", [](const py::object& phi) { return expr::cis(to_expr(phi)); }, py::arg("phase"));
+    module.def(
+        "atan2",
+        [](const py::object& y, const py::object& x) {
+            return expr::atan2(to_expr(y), to_expr(x));
+        },
+        py::arg("y"), py::arg("x"));
     module.def("acos", [](const py::object& x) { return expr::acos(to_expr(x)); }, py::arg("x"));
-    module.def("vector", [](const py::iterable& items) { return expr::vector(to_exprs(items)); },
-               py::arg("elements"));
+    module.def(
+        "vector", [](const py::iterable& items) { return expr::vector(to_exprs(items)); },
+        py::arg("elements"));
     module.def("matrix", &make_matrix, py::arg("rows"));
     module.def("dot", [](const py::object& a, const py::object& b) {
         return expr::dot(to_expr(a), to_expr(b));
@@ -224,9 +244,12 @@ void bind_expr(py::module_& module) {
     module.def("matvec", [](const py::object& a, const py::object& b) {
         return expr::matvec(to_expr(a), to_expr(b));
     });
-    module.def("solve", [](const py::object& m, const py::object& b) {
-        return expr::solve(to_expr(m), to_expr(b));
-    }, py::arg("matrix"), py::arg("rhs"));
+    module.def(
+        "solve",
+        [](const py::object& m, const py::object& b) {
+            return expr::solve(to_expr(m), to_expr(b));
+        },
+        py::arg("matrix"), py::arg("rhs"));
 
     py::class_<expr::Model>(module, "Model", "A model: an intensity expression and its parameters.")
         .def(py::init([](const py::object& e) { return expr::Model(to_expr(e)); }),

@@ -64,7 +64,7 @@ expr::Expr blatt_weisskopf(const expr::Expr& q, int l, double q_r, BarrierKind k
         return 1.0;  // F_0 = 1 and q^0 = 1, so both kinds are 1
     }
     const expr::Expr z = expr::powi(q, 2) / (q_r * q_r);
-    expr::Expr full = expr::sqrt(squared_factor(z, l));
+    const expr::Expr full = expr::sqrt(squared_factor(z, l));
     return kind == BarrierKind::kFull ? full : full / expr::powi(q, l);
 }
 

@@ -173,7 +173,7 @@ TEST(JitVsInterp, EveryBinaryAndNaryOpcode) {
 TEST(JitVsInterp, SolvesAgree) {
     for (std::uint32_t n = 1; n <= 4; ++n) {
         for (std::uint32_t m = 1; m <= 2; ++m) {
-            SCOPED_TRACE("n=" + std::to_string(n) + " m=" + std::to_string(m));
+            SCOPED_TRACE(testing::numbered("n=", n) + testing::numbered(" m=", m));
             ir::Builder b;
             const ValueId z = b.load(b.add_input("z", ValueKind::kComplex));
             std::vector<ValueId> ops;
@@ -199,7 +199,7 @@ TEST(JitVsInterp, SolvesAgree) {
 
 TEST(JitVsInterp, RandomPrograms) {
     for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-        SCOPED_TRACE("seed " + std::to_string(seed));
+        SCOPED_TRACE(testing::numbered("seed ", seed));
         Random random(seed * 7919);
         testing::RandomProgramOptions options;
         options.instructions = 40 + random.below(300);
@@ -212,7 +212,7 @@ TEST(JitVsInterp, CoherentSumIsBitIdenticalInF64) {
     ir::Builder b;
     std::vector<ValueId> terms;
     for (std::uint32_t k = 0; k < 16; ++k) {
-        const ValueId amp = b.load(b.add_input("amp" + std::to_string(k), ValueKind::kComplex));
+        const ValueId amp = b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex));
         terms.push_back(b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), amp));
     }
     b.add_output(b.unary(OpCode::kNormSqr, b.add_n(terms)));

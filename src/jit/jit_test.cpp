@@ -256,7 +256,7 @@ TEST(JitOpcodes, AddNMulNAndDotInOperandOrderAreExact) {
 
 TEST(JitOpcodes, PowIOverExponentsIncludingZeroAndNegative) {
     for (const std::int32_t n : {0, 1, 2, 3, 4, 5, 7, 13, 64, -1, -2, -5, -17}) {
-        SCOPED_TRACE("n=" + std::to_string(n));
+        SCOPED_TRACE(testing::numbered("n=", n));
         ir::Builder b;
         const ValueId x = b.load(b.add_input("x", ValueKind::kReal));
         const ValueId z = b.load(b.add_input("z", ValueKind::kComplex));
@@ -307,7 +307,7 @@ TEST(JitOpcodes, SolveAndExtractEventAndInvariant) {
     for (std::uint32_t n = 1; n <= 4; ++n) {
         for (std::uint32_t m = 1; m <= 2; ++m) {
             for (const bool event : {true, false}) {
-                SCOPED_TRACE("n=" + std::to_string(n) + " m=" + std::to_string(m));
+                SCOPED_TRACE(testing::numbered("n=", n) + testing::numbered(" m=", m));
                 expect_both_precisions(solve_program(n, m, event), 500 + n * 10 + m, 1e-14);
             }
         }
@@ -366,7 +366,7 @@ TEST(JitOpcodes, SingularSolveGivesNaN) {
 
 TEST(JitRandom, ArithmeticOnlyProgramsAreBitIdentical) {
     for (std::uint64_t seed = 1; seed <= 25; ++seed) {
-        SCOPED_TRACE("seed " + std::to_string(seed));
+        SCOPED_TRACE(testing::numbered("seed ", seed));
         Random random(seed);
         testing::RandomProgramOptions options;
         options.instructions = 40 + random.below(120);
@@ -380,7 +380,7 @@ TEST(JitRandom, ArithmeticOnlyProgramsAreBitIdentical) {
 
 TEST(JitRandom, ProgramsWithTranscendentalsMatchInBothPrecisions) {
     for (std::uint64_t seed = 100; seed < 140; ++seed) {
-        SCOPED_TRACE("seed " + std::to_string(seed));
+        SCOPED_TRACE(testing::numbered("seed ", seed));
         Random random(seed);
         testing::RandomProgramOptions options;
         options.instructions = 30 + random.below(200);
@@ -393,7 +393,7 @@ TEST(JitRandom, ProgramsWithTranscendentalsMatchInBothPrecisions) {
 
 TEST(JitRandom, LongChainsOfAThousandInstructions) {
     for (std::uint64_t seed = 900; seed < 903; ++seed) {
-        SCOPED_TRACE("seed " + std::to_string(seed));
+        SCOPED_TRACE(testing::numbered("seed ", seed));
         Random random(seed);
         testing::RandomProgramOptions options;
         options.instructions = 1000;
@@ -407,7 +407,7 @@ ir::Program coherent_sum(std::uint32_t amplitudes) {
     ir::Builder b;
     std::vector<ValueId> terms;
     for (std::uint32_t k = 0; k < amplitudes; ++k) {
-        const ValueId amp = b.load(b.add_input("amp" + std::to_string(k), ValueKind::kComplex));
+        const ValueId amp = b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex));
         const ValueId coupling = b.complex(b.param(2 * k), b.param(2 * k + 1));
         terms.push_back(b.binary(OpCode::kMul, coupling, amp));
     }
@@ -441,7 +441,7 @@ TEST(JitKernels, OddRangesTouchOnlyTheirEvents) {
         {{0, 0}, {5, 5}, {9, 3}, {0, 1}, {3, 4}, {1, 8}, {7, 24}, {13, 1030}, {0, 1031}}};
     for (const Precision precision : {Precision::kF64, Precision::kF32}) {
         for (const auto& [begin, end] : ranges) {
-            SCOPED_TRACE("[" + std::to_string(begin) + ", " + std::to_string(end) + ")");
+            SCOPED_TRACE(std::to_string(begin) + testing::numbered(" <= event < ", end));
             Check check{precision, precision == Precision::kF64 ? 0.0 : 5e-3, 1031, begin, end};
             expect_matches_reference(program, params, slots, check);
         }

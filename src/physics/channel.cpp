@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include <laddu/base/error.hpp>
 #include <laddu/physics/channel.hpp>
 
@@ -67,11 +69,10 @@ Channel& Channel::vertex(const std::string& name, const std::vector<std::string>
     for (const auto* list : {&incoming, &outgoing}) {
         for (const std::string& e : *list) {
             if (!given_.contains(e)) {
-                throw ModelError("channel '" + name_ + "': vertex '" + name +
-                                 "' uses unknown edge '" + e +
-                                 "'; add it with edge() first "
-                                 "(edges: " +
-                                 join(edge_order_) + ")");
+                throw ModelError(
+                    fmt::format("channel '{}': vertex '{}' uses unknown edge '{}'; add "
+                                "it with edge() first (edges: {})",
+                                name_, name, e, join(edge_order_)));
             }
         }
     }
@@ -112,12 +113,12 @@ std::optional<std::pair<std::string, Vec4>> Channel::infer_at(const Vertex& v, b
         if (is_missing(e)) {
             target = e;
         } else {
-            same_side.push_back(*resolved_.at(e));
+            same_side.push_back(resolved_.at(e).value());
         }
     }
     other_side.reserve(other.size());
     for (const std::string& e : other) {
-        other_side.push_back(*resolved_.at(e));
+        other_side.push_back(resolved_.at(e).value());
     }
     Vec4 value = total(other_side);
     if (!same_side.empty()) {

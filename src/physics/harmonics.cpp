@@ -28,7 +28,8 @@ Expr associated_legendre(int l, int m, const Expr& x) {
     Expr previous = p_mm;
     Expr current = (2.0 * m + 1.0) * x * p_mm;
     for (int ll = m + 2; ll <= l; ++ll) {
-        Expr next = ((2.0 * ll - 1.0) * x * current - (ll + m - 1.0) * previous) / (ll - m * 1.0);
+        const Expr next =
+            ((2.0 * ll - 1.0) * x * current - (ll + m - 1.0) * previous) / (ll - m * 1.0);
         previous = current;
         current = next;
     }

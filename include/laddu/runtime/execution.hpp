@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/expected.hpp>
 #include <laddu/interp/interpreter.hpp>
 
@@ -18,8 +19,8 @@ enum class Device : std::uint8_t { kCpu };
 /// Arithmetic precision of event kernels (see interp::Precision).
 using Precision = interp::Precision;
 
-/// How gradients are computed: chosen by cost, or forced.
-enum class AutodiffMode : std::uint8_t { kAuto, kForward, kReverse };
+/// How gradients are computed (autodiff::AutodiffMode: auto, forward or reverse).
+using AutodiffMode = autodiff::AutodiffMode;
 
 /// Whether to compile kernels with the LLVM JIT: when available (kAuto), required, or never.
 enum class JitPolicy : std::uint8_t { kAuto, kEnabled, kDisabled };

@@ -442,10 +442,10 @@ public:
 
     ir::Program build() {
         for (std::uint32_t k = 0; k < options_.real_inputs; ++k) {
-            push(b_.load(b_.add_input("x" + std::to_string(k), ValueKind::kReal)));
+            push(b_.load(b_.add_input(numbered("x", k), ValueKind::kReal)));
         }
         for (std::uint32_t k = 0; k < options_.complex_inputs; ++k) {
-            push(b_.load(b_.add_input("z" + std::to_string(k), ValueKind::kComplex)));
+            push(b_.load(b_.add_input(numbered("z", k), ValueKind::kComplex)));
         }
         for (std::uint32_t k = 0; k < options_.parameters; ++k) {
             push(b_.param(k));

@@ -1,0 +1,241 @@
+#include <cmath>
+#include <complex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/compile/compiled_model.hpp>
+#include <laddu/data/dataset.hpp>
+#include <laddu/expr/expr.hpp>
+#include <laddu/expr/model.hpp>
+#include <laddu/runtime/prepared_model.hpp>
+
+namespace laddu::runtime {
+namespace {
+
+using expr::Expr;
+using Complex = std::complex<double>;
+
+constexpr std::size_t kEvents = 10007;  // not a multiple of the chunk or block size
+constexpr int kWaves = 3;
+
+struct Events {
+    std::vector<double> e, px, py, pz, x, w;
+};
+
+Events make_events() {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Events ev;
+    for (std::size_t i = 0; i < kEvents; ++i) {
+        const double px = u(rng);
+        const double py = u(rng);
+        const double pz = u(rng);
+        ev.px.push_back(px);
+        ev.py.push_back(py);
+        ev.pz.push_back(pz);
+        ev.e.push_back(std::sqrt(px * px + py * py + pz * pz + 0.25));
+        ev.x.push_back(u(rng));
+        ev.w.push_back(0.5 + 0.5 * (u(rng) + 1.0));
+    }
+    return ev;
+}
+
+data::Dataset make_dataset(const Events& ev) {
+    const std::vector<data::P4Input> p4s{{"k", ev.e, ev.px, ev.py, ev.pz}};
+    const std::vector<data::ScalarInput> scalars{{"x", ev.x}};
+    return data::Dataset::from_arrays(p4s, scalars, ev.w);
+}
+
+// |Σ_k (a_k + i b_k) A_k|² + 0.1 with A_k = exp(i k x) · (k + m²(p)), p = the four-momentum k.
+expr::Model make_model() {
+    const Expr x = expr::scalar("x");
+    const Expr e = expr::p4_component("k", expr::P4Component::kE);
+    const Expr px = expr::p4_component("k", expr::P4Component::kPx);
+    const Expr py = expr::p4_component("k", expr::P4Component::kPy);
+    const Expr pz = expr::p4_component("k", expr::P4Component::kPz);
+    const Expr m2 = e * e - px * px - py * py - pz * pz;
+    Expr sum = expr::constant(Complex(0.0, 0.0));
+    for (int k = 0; k < kWaves; ++k) {
+        const Expr a = expr::parameter("a" + std::to_string(k), {.initial = 1.0});
+        const Expr b = expr::parameter("b" + std::to_string(k), {.initial = 0.0});
+        const Expr amp = expr::cis(static_cast<double>(k) * x) * (static_cast<double>(k) + m2);
+        sum = sum + expr::complex(a, b) * amp;
+    }
+    return expr::Model(expr::norm_sqr(sum) + 0.1);
+}
+
+// The same intensity written directly, for an independent check.
+double direct_intensity(const Events& ev, std::size_t i, const std::vector<double>& params) {
+    const double m2 =
+        ev.e[i] * ev.e[i] - ev.px[i] * ev.px[i] - ev.py[i] * ev.py[i] - ev.pz[i] * ev.pz[i];
+    Complex sum = 0.0;
+    for (int k = 0; k < kWaves; ++k) {
+        const Complex c(params[static_cast<std::size_t>(2 * k)],
+                        params[static_cast<std::size_t>(2 * k + 1)]);
+        sum += c * std::polar(1.0, k * ev.x[i]) * (k + m2);
+    }
+    return std::norm(sum) + 0.1;
+}
+
+Execution with_threads(std::size_t threads, AutodiffMode mode = AutodiffMode::kAuto) {
+    Execution execution;
+    execution.threads = threads;
+    execution.autodiff = mode;
+    return execution;
+}
+
+class PreparedModelTest : public ::testing::Test {
+protected:
+    Events events_ = make_events();
+    data::Dataset dataset_ = make_dataset(events_);
+    compile::CompiledModel compiled_ = compile::compile_model(make_model());
+    std::vector<double> params_{0.7, -0.2, 0.3, 0.9, -1.1, 0.4};
+};
+
+TEST_F(PreparedModelTest, ParameterOrderIsTheModelsFreeOrder) {
+    const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
+    EXPECT_EQ(prepared.parameter_names(),
+              (std::vector<std::string>{"a0", "b0", "a1", "b1", "a2", "b2"}));
+    EXPECT_EQ(prepared.events(), kEvents);
+}
+
+TEST_F(PreparedModelTest, LogReductionMatchesADirectSum) {
+    const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
+    long double direct = 0.0L;
+    for (std::size_t i = 0; i < kEvents; ++i) {
+        direct += static_cast<long double>(events_.w[i] *
+                                           std::log(direct_intensity(events_, i, params_)));
+    }
+    const double value = prepared.reduce(params_, ReductionTransform::kLogPositiveReal);
+    EXPECT_NEAR(value, static_cast<double>(direct), 1e-11 * std::abs(static_cast<double>(direct)));
+}
+
+TEST_F(PreparedModelTest, EvaluateMatchesTheDirectIntensityPerEvent) {
+    const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(2));
+    const auto values = prepared.evaluate(params_);
+    ASSERT_EQ(values.size(), kEvents);
+    for (std::size_t i = 0; i < kEvents; i += 997) {
+        const double expected = direct_intensity(events_, i, params_);
+        EXPECT_NEAR(values[i].real(), expected, 1e-12 * expected) << "event " << i;
+        EXPECT_EQ(values[i], prepared.evaluate_row(params_, i));
+    }
+}
+
+TEST_F(PreparedModelTest, ReductionsAreBitIdenticalForAnyThreadCount) {
+    const auto one = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
+    const double value = one.reduce(params_, ReductionTransform::kLogPositiveReal);
+    const ReductionEvaluation with_gradient =
+        one.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal);
+    EXPECT_EQ(with_gradient.value, value);  // bit for bit
+    for (const std::size_t threads : {2U, 3U, 4U}) {
+        const auto many = PreparedModel::prepare(compiled_, dataset_, with_threads(threads));
+        EXPECT_EQ(many.reduce(params_, ReductionTransform::kLogPositiveReal), value)
+            << threads << " threads";
+        EXPECT_EQ(many.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal),
+                  with_gradient)
+            << threads << " threads";
+    }
+}
+
+TEST_F(PreparedModelTest, GradientMatchesCentralDifferencesInBothModes) {
+    for (const AutodiffMode mode : {AutodiffMode::kForward, AutodiffMode::kReverse}) {
+        const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(2, mode));
+        const auto g = prepared.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal);
+        ASSERT_EQ(g.gradient.size(), params_.size());
+        for (std::size_t k = 0; k < params_.size(); ++k) {
+            const double h = 1e-5;
+            std::vector<double> up = params_;
+            std::vector<double> down = params_;
+            up[k] += h;
+            down[k] -= h;
+            const double fd = (prepared.reduce(up, ReductionTransform::kLogPositiveReal) -
+                               prepared.reduce(down, ReductionTransform::kLogPositiveReal)) /
+                              (2.0 * h);
+            EXPECT_NEAR(g.gradient[k], fd, 1e-6 * std::max(1.0, std::abs(fd))) << "parameter " << k;
+        }
+    }
+}
+
+TEST_F(PreparedModelTest, ForwardAndReverseGradientsAgree) {
+    const auto fwd =
+        PreparedModel::prepare(compiled_, dataset_, with_threads(1, AutodiffMode::kForward));
+    const auto rev =
+        PreparedModel::prepare(compiled_, dataset_, with_threads(1, AutodiffMode::kReverse));
+    const auto a = fwd.reduce_with_gradient(params_, ReductionTransform::kReal);
+    const auto b = rev.reduce_with_gradient(params_, ReductionTransform::kReal);
+    EXPECT_EQ(a.value, b.value);
+    for (std::size_t k = 0; k < params_.size(); ++k) {
+        EXPECT_NEAR(a.gradient[k], b.gradient[k], 1e-12 * std::abs(a.gradient[k]));
+    }
+}
+
+TEST_F(PreparedModelTest, MissingColumnsAreNamedWithWhatTheDatasetHas) {
+    const std::vector<data::ScalarInput> scalars{{"y", events_.x}};
+    const auto other = data::Dataset::from_arrays(std::span<const data::P4Input>{}, scalars);
+    try {
+        (void)PreparedModel::prepare(compiled_, other);
+        FAIL() << "prepare accepted a dataset without the model's columns";
+    } catch (const DataError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("k.px"), std::string::npos) << message;
+        EXPECT_NE(message.find("x"), std::string::npos) << message;
+        EXPECT_NE(message.find("scalars [y]"), std::string::npos) << message;
+    }
+}
+
+TEST_F(PreparedModelTest, ACacheLargerThanTheBudgetIsRefusedWithTheNumbers) {
+    Execution execution;
+    execution.memory = MemoryPlan::bytes(1024);
+    try {
+        (void)PreparedModel::prepare(compiled_, dataset_, execution);
+        FAIL() << "prepare ignored the memory budget";
+    } catch (const DataError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("memory budget"), std::string::npos) << message;
+        EXPECT_NE(message.find("bytes per event"), std::string::npos) << message;
+    }
+    const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
+    EXPECT_NE(prepared.memory_report().decision.find("resident"), std::string::npos);
+    EXPECT_GE(prepared.memory_report().cache_bytes, prepared.cache().resident_bytes());
+}
+
+TEST_F(PreparedModelTest, WrongParameterCountIsAnEvaluationError) {
+    const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
+    const std::vector<double> short_params{1.0, 2.0};
+    EXPECT_THROW((void)prepared.reduce(short_params, ReductionTransform::kReal), EvaluationError);
+    EXPECT_THROW((void)prepared.reduce_with_gradient(short_params, ReductionTransform::kReal),
+                 EvaluationError);
+}
+
+TEST_F(PreparedModelTest, ANonPositiveIntensityUnderTheLogNamesItsEvent) {
+    // Re f = x is negative for about half the events.
+    const auto compiled = compile::compile_model(
+        expr::Model(expr::scalar("x") * expr::parameter("s", {.initial = 1.0})));
+    const auto prepared = PreparedModel::prepare(compiled, dataset_, with_threads(2));
+    std::size_t first_bad = 0;
+    while (events_.x[first_bad] > 0.0) {
+        ++first_bad;
+    }
+    const std::vector<double> params{1.0};
+    try {
+        (void)prepared.reduce_with_gradient(params, ReductionTransform::kLogPositiveReal);
+        FAIL() << "a negative value went under the log";
+    } catch (const EvaluationError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("at event " + std::to_string(first_bad)), std::string::npos)
+            << message;
+    }
+}
+
+TEST_F(PreparedModelTest, TheJitPolicyEnabledFailsClearlyWithoutAJit) {
+    Execution execution;
+    execution.jit = JitPolicy::kEnabled;
+    EXPECT_THROW((void)PreparedModel::prepare(compiled_, dataset_, execution), BackendError);
+}
+
+}  // namespace
+}  // namespace laddu::runtime
