@@ -11,4 +11,10 @@ void bind_base(pybind11::module_& module);
 /// Expressions, parameters and Model (laddu's expression vocabulary).
 void bind_expr(pybind11::module_& module);
 
+/// Dataset, ParquetSink, read_parquet.
+void bind_data(pybind11::module_& module);
+
+/// Execution and Model.evaluate (needs bind_expr and bind_data first).
+void bind_runtime(pybind11::module_& module);
+
 }  // namespace laddu::python

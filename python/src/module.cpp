@@ -8,4 +8,6 @@ PYBIND11_MODULE(_core, module) {
     module.doc() = "laddu-cpp compiled core (import laddu_cpp instead)";
     laddu::python::bind_base(module);
     laddu::python::bind_expr(module);
+    laddu::python::bind_data(module);
+    laddu::python::bind_runtime(module);
 }

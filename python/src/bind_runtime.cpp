@@ -1,0 +1,121 @@
+// Execution options and model evaluation: ld.Execution("cpu", threads=, precision=,
+// autodiff=, memory=), Model.evaluate(dataset, parameters=, real=) returning a numpy array.
+// Evaluations release the GIL.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/compile/compiled_model.hpp>
+#include <laddu/data/dataset.hpp>
+#include <laddu/expr/model.hpp>
+#include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
+
+#include "bindings.hpp"
+#include "parameters.hpp"
+
+namespace py = pybind11;
+
+namespace laddu::python {
+
+namespace {
+
+runtime::Execution make_execution(const std::string& device, std::size_t threads,
+                                  const std::string& precision, const std::string& autodiff,
+                                  const py::object& memory) {
+    runtime::Execution execution;
+    if (device == "cpu") {
+        execution.jit = runtime::JitPolicy::kDisabled;
+    } else if (device == "auto") {
+        execution.jit = runtime::JitPolicy::kAuto;
+    } else if (device == "jit") {
+        execution.jit = runtime::JitPolicy::kEnabled;
+    } else {
+        throw py::value_error("device must be 'auto', 'cpu' or 'jit', got '" + device + "'");
+    }
+    execution.threads = threads;
+    if (precision == "f64") {
+        execution.precision = runtime::Precision::kF64;
+    } else if (precision == "f32") {
+        execution.precision = runtime::Precision::kF32;
+    } else {
+        throw py::value_error("precision must be 'f64' or 'f32', got '" + precision + "'");
+    }
+    if (autodiff == "auto") {
+        execution.autodiff = runtime::AutodiffMode::kAuto;
+    } else if (autodiff == "forward") {
+        execution.autodiff = runtime::AutodiffMode::kForward;
+    } else if (autodiff == "reverse") {
+        execution.autodiff = runtime::AutodiffMode::kReverse;
+    } else {
+        throw py::value_error("autodiff must be 'auto', 'forward' or 'reverse', got '" + autodiff +
+                              "'");
+    }
+    if (py::isinstance<py::str>(memory)) {
+        execution.memory = runtime::MemoryPlan::parse(memory.cast<std::string>());
+    } else if (py::isinstance<py::int_>(memory)) {
+        execution.memory = runtime::MemoryPlan::bytes(memory.cast<std::size_t>());
+    } else if (!memory.is_none()) {
+        throw py::type_error("memory must be a byte count, a text such as '2 GiB' or "
+                             "'70% available', or None");
+    }
+    return execution;
+}
+
+}  // namespace
+
+void bind_runtime(py::module_& module) {
+    py::class_<runtime::Execution>(module, "Execution", "Where and how models are evaluated.")
+        .def(py::init(&make_execution), py::arg("device") = "cpu", py::kw_only(),
+             py::arg("threads") = 0, py::arg("precision") = "f64", py::arg("autodiff") = "auto",
+             py::arg("memory") = py::none())
+        .def_property_readonly("threads", &runtime::Execution::resolved_threads)
+        .def_property_readonly("precision",
+                               [](const runtime::Execution& e) {
+                                   return e.precision == runtime::Precision::kF32 ? "f32" : "f64";
+                               })
+        .def_property_readonly("memory",
+                               [](const runtime::Execution& e) { return e.memory.to_string(); });
+
+    // Model.evaluate is defined here, next to the runtime it needs.
+    py::class_<expr::Model> model =
+        py::reinterpret_borrow<py::class_<expr::Model>>(module.attr("Model"));
+    model.def(
+        "evaluate",
+        [](const expr::Model& m, const data::Dataset& dataset, const py::object& parameters,
+           bool real, const std::optional<runtime::Execution>& execution) -> py::object {
+            const std::vector<double> params = free_parameter_vector(m.parameters(), parameters);
+            std::vector<std::complex<double>> values;
+            {
+                const py::gil_scoped_release release;
+                const compile::CompiledModel compiled = compile::compile_model(m);
+                const auto prepared = runtime::PreparedModel::prepare(
+                    compiled, dataset, execution.value_or(runtime::Execution{}));
+                values = prepared.evaluate(params);
+            }
+            if (real) {
+                py::array_t<double> out(static_cast<py::ssize_t>(values.size()));
+                double* p = out.mutable_data();
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                    p[i] = values[i].real();
+                }
+                return out;
+            }
+            py::array_t<std::complex<double>> out(static_cast<py::ssize_t>(values.size()));
+            std::copy(values.begin(), values.end(), out.mutable_data());
+            return out;
+        },
+        py::arg("dataset"), py::kw_only(), py::arg("parameters") = py::none(),
+        py::arg("real") = true, py::arg("execution") = std::nullopt,
+        "The model value per event (a float array, or complex with real=False). parameters is "
+        "a sequence in free-parameter order, a dict by name (others at their defaults), or None "
+        "(defaults).");
+}
+
+}  // namespace laddu::python
