@@ -10,6 +10,7 @@ packages=(
     clang-format-19 clang-tidy-19 llvm-19-dev
     # libraries
     libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
+    libopenmpi-dev openmpi-bin
     # Parquet codecs (src/data/io/parquet)
     libsnappy-dev libzstd-dev zlib1g-dev
     # Parquet interop tests and benchmark (tests/parquet_interop: DuckDB, hyparquet from npm);

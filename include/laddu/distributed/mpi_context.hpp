@@ -1,0 +1,63 @@
+// laddu/distributed/mpi_context.hpp: the MPI world, owned once per process.
+//
+// All MPI code of laddu-cpp lives in this stage; other stages see only plain vectors of chunk
+// partials (runtime::PreparedModel::reduce_partials) and never an MPI type. MpiContext::world()
+// initialises MPI on first use (thread level "funneled": only the calling thread talks MPI) and
+// finalises it at exit if laddu initialised it. A singleton run without mpirun is a world of one.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace laddu::distributed {
+
+/// The process's view of MPI_COMM_WORLD.
+class MpiContext {
+public:
+    /// The world context (initialises MPI on first call; thread-safe).
+    [[nodiscard]] static MpiContext& world();
+
+    /// This process's rank.
+    [[nodiscard]] int rank() const noexcept { return rank_; }
+
+    /// The number of ranks.
+    [[nodiscard]] int size() const noexcept { return size_; }
+
+    /// True on rank 0 (the rank that prints and drives fits).
+    [[nodiscard]] bool is_root() const noexcept { return rank_ == 0; }
+
+    /// Every rank receives the concatenation, in rank order, of every rank's `local`.
+    [[nodiscard]] std::vector<double> all_gather(const std::vector<double>& local) const;
+
+    /// The same for unsigned 64-bit values.
+    [[nodiscard]] std::vector<unsigned long long>
+    all_gather(const std::vector<unsigned long long>& local) const;
+
+    /// The lowest rank whose `ok` is false, or -1 when every rank is ok (a collective).
+    [[nodiscard]] int first_failed_rank(bool ok) const;
+
+    /// `text` from rank `root` on every rank (a collective).
+    [[nodiscard]] std::string broadcast(const std::string& text, int root) const;
+
+    /// Broadcasts `values` from rank 0 in place (a collective; sizes must agree).
+    void broadcast(std::vector<double>& values) const;
+
+    /// Waits for every rank.
+    void barrier() const;
+
+    MpiContext(const MpiContext&) = delete;
+    MpiContext& operator=(const MpiContext&) = delete;
+    MpiContext(MpiContext&&) = delete;
+    MpiContext& operator=(MpiContext&&) = delete;
+    ~MpiContext();
+
+private:
+    MpiContext();
+
+    int rank_ = 0;
+    int size_ = 1;
+    bool owns_mpi_ = false;
+};
+
+}  // namespace laddu::distributed
