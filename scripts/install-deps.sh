@@ -10,7 +10,7 @@ packages=(
     clang-format-19 clang-tidy-19 llvm-19-dev
     # libraries
     libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
-    libopenmpi-dev openmpi-bin
+    libopenmpi-dev openmpi-bin nlohmann-json3-dev
     # Parquet codecs (src/data/io/parquet)
     libsnappy-dev libzstd-dev zlib1g-dev
     # Parquet interop tests and benchmark (tests/parquet_interop: DuckDB, hyparquet from npm);

@@ -10,4 +10,7 @@ namespace laddu::cli {
 /// `laddu-cpp data info FILE... [--json]`.
 int data_info(std::span<const std::string_view> args);
 
+/// `laddu-cpp bench kmatrix --data FILE [--params JSON] ... --json`.
+int bench_kmatrix(std::span<const std::string_view> args);
+
 }  // namespace laddu::cli

@@ -1,0 +1,209 @@
+// `laddu-cpp bench kmatrix`: laddu's K-matrix benchmark (crates/laddu/benches/
+// kmatrix_benchmark.rs): the benchmark model's NLL with data and accepted MC both the given
+// file, evaluated at PARAMS.json (free parameters by laddu's names; missing ones 0.25, as the
+// benchmark sets them), timed as medians over --repeat runs, printed as one JSON object.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <laddu/amplitudes/kmatrix_benchmark.hpp>
+#include <laddu/base/error.hpp>
+#include <laddu/data/parquet.hpp>
+#include <laddu/likelihood/nll.hpp>
+#include <laddu/runtime/execution.hpp>
+
+#include "commands.hpp"
+#include <nlohmann/json.hpp>
+
+namespace laddu::cli {
+
+namespace {
+
+constexpr const char* kBenchUsage =
+    "usage: laddu-cpp bench kmatrix --data FILE.parquet [--params PARAMS.json] [--threads N]\n"
+    "                               [--precision f64|f32] [--jit auto|on|off]\n"
+    "                               [--autodiff auto|forward|reverse] [--repeat R] [--json]\n"
+    "Builds laddu's K-matrix benchmark model, uses FILE as data and accepted MC, and prints the\n"
+    "NLL, its gradient by parameter name, and median timings as one JSON object.\n";
+
+struct Options {
+    std::string data;
+    std::optional<std::string> params;
+    runtime::Execution execution;
+    std::size_t repeat = 5;
+};
+
+// Throws ModelError with a one-line message for any malformed argument.
+Options parse(std::span<const std::string_view> args) {
+    Options options;
+    options.execution.jit = runtime::JitPolicy::kAuto;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view arg = args[i];
+        const auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) {
+                throw ModelError(fmt::format("option {} needs a value", arg));
+            }
+            return std::string(args[++i]);
+        };
+        if (arg == "--data") {
+            options.data = value();
+        } else if (arg == "--params") {
+            options.params = value();
+        } else if (arg == "--threads") {
+            const std::string v = value();
+            options.execution.threads = std::stoul(v);
+            if (options.execution.threads == 0) {
+                throw ModelError("--threads must be at least 1");
+            }
+        } else if (arg == "--precision") {
+            const std::string v = value();
+            if (v != "f64" && v != "f32") {
+                throw ModelError(fmt::format("--precision must be f64 or f32, got '{}'", v));
+            }
+            options.execution.precision =
+                v == "f32" ? runtime::Precision::kF32 : runtime::Precision::kF64;
+        } else if (arg == "--jit") {
+            const std::string v = value();
+            if (v == "auto") {
+                options.execution.jit = runtime::JitPolicy::kAuto;
+            } else if (v == "on") {
+                options.execution.jit = runtime::JitPolicy::kEnabled;
+            } else if (v == "off") {
+                options.execution.jit = runtime::JitPolicy::kDisabled;
+            } else {
+                throw ModelError(fmt::format("--jit must be auto, on or off, got '{}'", v));
+            }
+        } else if (arg == "--autodiff") {
+            const std::string v = value();
+            if (v == "auto") {
+                options.execution.autodiff = runtime::AutodiffMode::kAuto;
+            } else if (v == "forward") {
+                options.execution.autodiff = runtime::AutodiffMode::kForward;
+            } else if (v == "reverse") {
+                options.execution.autodiff = runtime::AutodiffMode::kReverse;
+            } else {
+                throw ModelError(
+                    fmt::format("--autodiff must be auto, forward or reverse, got '{}'", v));
+            }
+        } else if (arg == "--repeat") {
+            options.repeat = std::max<std::size_t>(1, std::stoul(value()));
+        } else if (arg == "--json") {
+            // JSON is the only output format; accepted for laddu's command line.
+        } else if (arg == "--mpi") {
+            throw ModelError("--mpi: the distributed NLL is not wired into this command yet");
+        } else {
+            throw ModelError(fmt::format("unknown option '{}'", arg));
+        }
+    }
+    if (options.data.empty()) {
+        throw ModelError("--data FILE.parquet is required");
+    }
+    return options;
+}
+
+// Free parameters in model order: 0.25 unless PARAMS.json names them; unknown names fail.
+std::vector<double> read_parameters(const std::optional<std::string>& path,
+                                    const std::vector<std::string>& names) {
+    std::vector<double> values(names.size(), 0.25);
+    if (!path) {
+        return values;
+    }
+    std::ifstream in(*path);
+    if (!in) {
+        throw DataError(fmt::format("cannot open parameter file '{}'", *path));
+    }
+    nlohmann::json json;
+    try {
+        in >> json;
+    } catch (const nlohmann::json::exception& e) {
+        throw DataError(fmt::format("parameter file '{}' is not valid JSON: {}", *path, e.what()));
+    }
+    if (!json.is_object()) {
+        throw DataError(
+            fmt::format("parameter file '{}' must hold one object {{name: value}}", *path));
+    }
+    for (const auto& [name, value] : json.items()) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end()) {
+            throw ModelError(fmt::format("'{}' in '{}' is not a free parameter of the K-matrix "
+                                         "benchmark model; free parameters: [{}]",
+                                         name, *path, fmt::join(names, ", ")));
+        }
+        if (!value.is_number()) {
+            throw DataError(fmt::format("parameter '{}' in '{}' must be a number", name, *path));
+        }
+        values[static_cast<std::size_t>(it - names.begin())] = value.get<double>();
+    }
+    return values;
+}
+
+template <typename Fn>
+double median_seconds(std::size_t repeat, Fn fn) {
+    std::vector<double> times;
+    for (std::size_t r = 0; r < repeat; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        fn();
+        times.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+}  // namespace
+
+int bench_kmatrix(std::span<const std::string_view> args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::fputs(kBenchUsage, stdout);
+        return 0;
+    }
+    try {
+        const Options options = parse(args);
+        const expr::Model model = amplitudes::kmatrix_benchmark_model();
+        const data::Dataset dataset = data::read_parquet(options.data);
+        const auto start = std::chrono::steady_clock::now();
+        const likelihood::NLL nll(model, dataset, dataset, options.execution);
+        const double prepare_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const std::vector<std::string> names = model.parameters().free_names();
+        const std::vector<double> params = read_parameters(options.params, names);
+
+        double value = 0.0;
+        likelihood::Evaluation evaluation;
+        const double per_value = median_seconds(options.repeat, [&] { value = nll.value(params); });
+        const double per_gradient =
+            median_seconds(options.repeat, [&] { evaluation = nll.value_and_gradient(params); });
+
+        nlohmann::ordered_json out;
+        out["nll"] = value;
+        nlohmann::ordered_json gradient = nlohmann::ordered_json::object();
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            gradient[names[k]] = evaluation.gradient.at(k);
+        }
+        out["gradient"] = gradient;
+        out["events"] = dataset.size();
+        out["prepare_seconds"] = prepare_seconds;
+        out["seconds_per_value"] = per_value;
+        out["seconds_per_value_and_gradient"] = per_gradient;
+        out["threads"] = options.execution.resolved_threads();
+        out["precision"] = options.execution.precision == runtime::Precision::kF32 ? "f32" : "f64";
+        out["backend"] = "interpreter";
+        std::puts(out.dump().c_str());
+        return 0;
+    } catch (const std::invalid_argument&) {
+        std::fputs("laddu-cpp bench kmatrix: a numeric option got a value that is not a number\n",
+                   stderr);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "laddu-cpp bench kmatrix: %s\n", e.what());
+    }
+    return 2;
+}
+
+}  // namespace laddu::cli
