@@ -9,68 +9,52 @@ Every error the engine raises is a subclass of ``ld.Error`` named as in C++:
 ``ld.BackendError``, ``ld.FitError`` (and ``ld.InternalError`` for bugs).
 """
 
-from ._core import (
-    BackendError,
-    CompileError,
-    DataError,
-    Error,
-    EvaluationError,
-    FitError,
-    InternalError,
-    ModelError,
-    ParquetSink,
-    Dataset,
-    Execution,
-    Expr,
-    Model,
-    accurate_sum,
-    acos,
-    atan2,
-    cis,
-    complex,
-    constant,
-    dot,
-    matmul,
-    matrix,
-    matvec,
-    parameter,
-    polar_complex,
-    read_parquet,
-    scalar,
-    solve,
-    vector,
-)
+from . import _core
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BackendError",
+    # errors
+    "Error",
+    "ModelError",
     "CompileError",
     "DataError",
-    "Error",
     "EvaluationError",
+    "BackendError",
     "FitError",
     "InternalError",
-    "ModelError",
-    "ParquetSink",
-    "Dataset",
-    "Execution",
+    # expressions
     "Expr",
     "Model",
-    "accurate_sum",
-    "acos",
-    "atan2",
-    "cis",
-    "complex",
+    "scalar",
     "constant",
+    "parameter",
+    "complex",
+    "polar_complex",
+    "cis",
+    "atan2",
+    "acos",
+    "vector",
+    "matrix",
     "dot",
     "matmul",
-    "matrix",
     "matvec",
-    "parameter",
-    "polar_complex",
-    "read_parquet",
-    "scalar",
     "solve",
-    "vector",
+    # data
+    "Dataset",
+    "ParquetSink",
+    "read_parquet",
+    # execution
+    "Execution",
+    # likelihoods
+    "LikelihoodTerm",
+    "NLL",
+    "ExtendedNLL",
+    "RidgePenalty",
+    "LassoPenalty",
+    "Likelihood",
+    # utilities
+    "accurate_sum",
 ]
+
+globals().update({name: getattr(_core, name) for name in __all__})

@@ -17,4 +17,7 @@ void bind_data(pybind11::module_& module);
 /// Execution and Model.evaluate (needs bind_expr and bind_data first).
 void bind_runtime(pybind11::module_& module);
 
+/// NLL, ExtendedNLL, penalties and Likelihood.
+void bind_likelihood(pybind11::module_& module);
+
 }  // namespace laddu::python

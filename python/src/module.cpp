@@ -10,4 +10,5 @@ PYBIND11_MODULE(_core, module) {
     laddu::python::bind_expr(module);
     laddu::python::bind_data(module);
     laddu::python::bind_runtime(module);
+    laddu::python::bind_likelihood(module);
 }

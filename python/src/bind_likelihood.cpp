@@ -1,0 +1,205 @@
+// laddu's likelihood vocabulary for Python: ld.NLL(model, data=, accepted_mc=), ld.ExtendedNLL,
+// ld.RidgePenalty, ld.LassoPenalty, ld.Likelihood([terms]); value / value_and_gradient take a
+// sequence, an ndarray, or a partial dict by name. Evaluations release the GIL.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/likelihood/likelihood.hpp>
+#include <laddu/likelihood/nll.hpp>
+#include <laddu/likelihood/penalty.hpp>
+#include <laddu/likelihood/term.hpp>
+
+#include "bindings.hpp"
+
+namespace py = pybind11;
+
+namespace laddu::python {
+
+namespace {
+
+using likelihood::Likelihood;
+using likelihood::Term;
+using likelihood::TermPtr;
+
+// Parameter values for `names` from a sequence/ndarray (one per name), a partial dict (others
+// at `defaults`), or None (the defaults).
+std::vector<double> parameter_values(const std::vector<std::string>& names,
+                                     const std::vector<double>& defaults,
+                                     const py::object& parameters) {
+    if (parameters.is_none()) {
+        return defaults;
+    }
+    if (py::isinstance<py::dict>(parameters)) {
+        std::vector<double> values = defaults;
+        for (const auto& [key, value] : parameters.cast<py::dict>()) {
+            const auto name = key.cast<std::string>();
+            const auto it = std::find(names.begin(), names.end(), name);
+            if (it == names.end()) {
+                throw ModelError(fmt::format("unknown parameter '{}'; parameters: [{}]", name,
+                                             fmt::join(names, ", ")));
+            }
+            values[static_cast<std::size_t>(it - names.begin())] = value.cast<double>();
+        }
+        return values;
+    }
+    const py::array_t<double, py::array::c_style | py::array::forcecast> array =
+                                                                             py::array_t < double,
+                                                                         py::array::c_style |
+                                                                             py::array::forcecast >
+                                                                                 ::ensure(
+                                                                                     parameters);
+    if (!array || array.ndim() != 1) {
+        throw py::value_error(
+            "parameters must be a 1-D sequence of floats, a dict by name, or None");
+    }
+    if (static_cast<std::size_t>(array.size()) != names.size()) {
+        throw py::value_error(fmt::format("expected {} parameter values ([{}]), got {}",
+                                          names.size(), fmt::join(names, ", "), array.size()));
+    }
+    return std::vector<double>(array.data(), array.data() + array.size());
+}
+
+std::vector<double> defaults_of(const std::vector<expr::Parameter>& parameters) {
+    std::vector<double> out;
+    out.reserve(parameters.size());
+    for (const expr::Parameter& p : parameters) {
+        out.push_back(p.default_value());
+    }
+    return out;
+}
+
+py::array_t<double> to_numpy(const std::vector<double>& values) {
+    py::array_t<double> out(static_cast<py::ssize_t>(values.size()));
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+}
+
+py::tuple to_python(const likelihood::Evaluation& evaluation) {
+    return py::make_tuple(evaluation.value, to_numpy(evaluation.gradient));
+}
+
+// value / value_and_gradient / gradient on anything with names, defaults and the C++ calls.
+template <typename Class, typename Object>
+void bind_objective(Class& cls) {
+    cls.def(
+           "value",
+           [](const Object& self, const py::object& parameters) {
+               const std::vector<double> values = parameter_values(
+                   self.parameter_names(), defaults_of(self.parameters()), parameters);
+               const py::gil_scoped_release release;
+               return self.value(values);
+           },
+           py::arg("parameters") = py::none())
+        .def(
+            "value_and_gradient",
+            [](const Object& self, const py::object& parameters) {
+                const std::vector<double> values = parameter_values(
+                    self.parameter_names(), defaults_of(self.parameters()), parameters);
+                likelihood::Evaluation evaluation;
+                {
+                    const py::gil_scoped_release release;
+                    evaluation = self.value_and_gradient(values);
+                }
+                return to_python(evaluation);
+            },
+            py::arg("parameters") = py::none())
+        .def(
+            "gradient",
+            [](const Object& self, const py::object& parameters) {
+                const std::vector<double> values = parameter_values(
+                    self.parameter_names(), defaults_of(self.parameters()), parameters);
+                likelihood::Evaluation evaluation;
+                {
+                    const py::gil_scoped_release release;
+                    evaluation = self.value_and_gradient(values);
+                }
+                return to_numpy(evaluation.gradient);
+            },
+            py::arg("parameters") = py::none())
+        .def_property_readonly(
+            "parameter_names",
+            [](const Object& self) { return std::vector<std::string>(self.parameter_names()); })
+        .def_property_readonly("default_parameters",
+                               [](const Object& self) { return defaults_of(self.parameters()); })
+        .def("__call__", [](const Object& self, const py::object& parameters) {
+            const std::vector<double> values = parameter_values(
+                self.parameter_names(), defaults_of(self.parameters()), parameters);
+            const py::gil_scoped_release release;
+            return self.value(values);
+        });
+}
+
+}  // namespace
+
+void bind_likelihood(py::module_& module) {
+    py::class_<Term, std::shared_ptr<Term>> term(module, "LikelihoodTerm",
+                                                 "A term of a likelihood (an NLL or a penalty).");
+    term.def_property_readonly("name", [](const Term& t) { return t.name(); });
+    bind_objective<decltype(term), Term>(term);
+
+    py::class_<likelihood::NLL, Term, std::shared_ptr<likelihood::NLL>>(
+        module, "NLL", "N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL).")
+        .def(py::init([](const expr::Model& model, const data::Dataset& data,
+                         const data::Dataset& accepted_mc,
+                         const std::optional<runtime::Execution>& execution,
+                         const std::string& name) {
+                 const py::gil_scoped_release release;
+                 return std::make_shared<likelihood::NLL>(
+                     model, data, accepted_mc, execution.value_or(runtime::Execution{}), name);
+             }),
+             py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
+             py::arg("execution") = std::nullopt, py::arg("name") = "nll")
+        .def_property_readonly("uses_fast_normalization", &likelihood::NLL::uses_fast_normalization)
+        .def(
+            "nll",
+            [](const likelihood::NLL& self, const py::object& parameters) {
+                const std::vector<double> values = parameter_values(
+                    self.parameter_names(), defaults_of(self.parameters()), parameters);
+                const py::gil_scoped_release release;
+                return self.value(values);
+            },
+            py::arg("parameters") = py::none());
+
+    py::class_<likelihood::ExtendedNLL, Term, std::shared_ptr<likelihood::ExtendedNLL>>(
+        module, "ExtendedNLL", "Σ_acc w I − Σ_data w ln I (laddu's extended NLL).")
+        .def(py::init([](const expr::Model& model, const data::Dataset& data,
+                         const data::Dataset& accepted_mc,
+                         const std::optional<runtime::Execution>& execution,
+                         const std::string& name) {
+                 const py::gil_scoped_release release;
+                 return std::make_shared<likelihood::ExtendedNLL>(
+                     model, data, accepted_mc, execution.value_or(runtime::Execution{}), name);
+             }),
+             py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
+             py::arg("execution") = std::nullopt, py::arg("name") = "extended_nll");
+
+    py::class_<likelihood::RidgePenalty, Term, std::shared_ptr<likelihood::RidgePenalty>>(
+        module, "RidgePenalty", "λ Σ θ² over the named parameters.")
+        .def(py::init<std::vector<std::string>, double, std::string>(), py::arg("names"),
+             py::kw_only(), py::arg("lambda_"), py::arg("name") = "ridge");
+    py::class_<likelihood::LassoPenalty, Term, std::shared_ptr<likelihood::LassoPenalty>>(
+        module, "LassoPenalty", "λ Σ |θ| over the named parameters.")
+        .def(py::init<std::vector<std::string>, double, std::string>(), py::arg("names"),
+             py::kw_only(), py::arg("lambda_"), py::arg("name") = "lasso");
+
+    py::class_<Likelihood> cls(module, "Likelihood",
+                               "A sum of terms sharing parameters by name (simultaneous fits).");
+    cls.def(py::init([](const std::vector<std::shared_ptr<Term>>& terms) {
+                return Likelihood(std::vector<TermPtr>(terms.begin(), terms.end()));
+            }),
+            py::arg("terms"));
+    bind_objective<decltype(cls), Likelihood>(cls);
+    cls.def_property_readonly("n_parameters", &Likelihood::size);
+}
+
+}  // namespace laddu::python
