@@ -17,7 +17,8 @@ packages=(
     # skipped below when a node is already on PATH
     nodejs npm
     # python test tooling (Debian's /usr/bin/python3)
-    python3 python3-dev python3-pytest python3-numpy pybind11-dev
+    python3 python3-dev python3-pytest python3-numpy pybind11-dev python3-scipy python3-iminuit
+    python3-matplotlib
 )
 
 missing=()
