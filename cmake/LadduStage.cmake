@@ -1,14 +1,18 @@
-# laddu_add_stage(NAME <stage> SOURCES <...> [DEPS <stage>...] [PUBLIC_LIBS <target>...]
-#                 [PRIVATE_LIBS <target>...] [TESTS <file_test.cpp>...] [TEST_LIBS <target>...])
+# laddu_add_stage(NAME <stage> SOURCES <...> [DEPS <stage>...] [OPTIONAL_DEPS <stage>...]
+#                 [PUBLIC_LIBS <target>...] [PRIVATE_LIBS <target>...] [TESTS <file_test.cpp>...]
+#                 [TEST_LIBS <target>...])
 #
 # Declares the library target laddu_<stage> (alias laddu::<stage>) for one pipeline stage.
 # DEPS names lower stages only: the list is the stage's edge set in docs/architecture.md, and
 # tools/check_layering.py checks the #include lines against it. TESTS are the *_test.cpp files
-# beside the code; they build into one GoogleTest executable laddu_<stage>_test.
+# beside the code; they build into one GoogleTest executable laddu_<stage>_test. OPTIONAL_DEPS are
+# stages that may not be built (jit without LLVM): each one that exists is linked privately and
+# LADDU_HAVE_<STAGE>=1 is defined for this stage's sources (0 otherwise), so exactly one place
+# can choose at compile time.
 set(LADDU_STAGES "" CACHE INTERNAL "All stage targets, bottom-up")
 
 function(laddu_add_stage)
-    cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;PUBLIC_LIBS;PRIVATE_LIBS;TESTS;TEST_LIBS" ${ARGN})
+    cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;OPTIONAL_DEPS;PUBLIC_LIBS;PRIVATE_LIBS;TESTS;TEST_LIBS" ${ARGN})
     set(target laddu_${ARG_NAME})
     add_library(${target} ${ARG_SOURCES})
     add_library(laddu::${ARG_NAME} ALIAS ${target})
@@ -21,6 +25,16 @@ function(laddu_add_stage)
         list(APPEND dep_targets laddu_${dep})
     endforeach()
     target_link_libraries(${target} PUBLIC ${dep_targets} ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_PRIVATE_LIBS})
+    foreach(dep IN LISTS ARG_OPTIONAL_DEPS)
+        string(TOUPPER ${dep} upper)
+        if(TARGET laddu_${dep})
+            # PUBLIC for static libraries: consumers must link the optional stage too.
+            target_link_libraries(${target} PUBLIC laddu_${dep})
+            target_compile_definitions(${target} PRIVATE LADDU_HAVE_${upper}=1)
+        else()
+            target_compile_definitions(${target} PRIVATE LADDU_HAVE_${upper}=0)
+        endif()
+    endforeach()
     laddu_apply_warnings(${target})
     laddu_apply_sanitizers(${target})
     set(LADDU_STAGE_DEPS_${ARG_NAME} "${ARG_DEPS}" CACHE INTERNAL "")

@@ -10,14 +10,17 @@
 #include <laddu/runtime/prepared_model.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
+#include "chunk_kernel.hpp"
+#include "kernel_reduce.hpp"
+
 namespace laddu::runtime {
 
 struct PreparedModel::State {
     Execution execution;
     std::vector<std::string> parameter_names;
     std::optional<EventCache> cache;
-    std::optional<interp::Interpreter> value;
-    std::optional<interp::Interpreter> gradient;
+    std::shared_ptr<const detail::ChunkKernel> value;
+    std::shared_ptr<const detail::ChunkKernel> gradient;
     std::unique_ptr<ThreadPool> pool;
     MemoryReport memory;
 };
@@ -81,11 +84,6 @@ std::string format_bytes(std::size_t bytes) {
 
 PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
                                      const data::Dataset& dataset, const Execution& execution) {
-    if (execution.jit == JitPolicy::kEnabled) {
-        throw BackendError(
-            "the JIT was required (JitPolicy::kEnabled) but this runtime runs the interpreter "
-            "only; use JitPolicy::kAuto or kDisabled");
-    }
     auto state = std::make_shared<State>();
     state->execution = execution;
     state->parameter_names = model.parameters.free_names();
@@ -126,11 +124,12 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
         state->cache.emplace(std::move(cache));
     }
 
-    state->value.emplace(interp::Interpreter::prepare(model.evaluate, execution.precision));
+    state->value =
+        detail::select_kernel(model.evaluate, execution.precision, execution.jit, events);
     const ir::Program gradient = autodiff::gradient(
         model.evaluate, autodiff::GradientOptions{.mode = execution.autodiff,
                                                   .component = autodiff::Component::kReal});
-    state->gradient.emplace(interp::Interpreter::prepare(gradient, execution.precision));
+    state->gradient = detail::select_kernel(gradient, execution.precision, execution.jit, events);
     return PreparedModel(std::move(state));
 }
 
@@ -147,25 +146,24 @@ const std::vector<std::string>& PreparedModel::parameter_names() const noexcept 
 }
 
 double PreparedModel::reduce(std::span<const double> params, ReductionTransform transform) const {
-    return runtime::reduce(*state_->value, params, *state_->cache, transform, state_->pool.get());
+    return merge_partials(reduce_partials(params, transform));
 }
 
 ReductionEvaluation PreparedModel::reduce_with_gradient(std::span<const double> params,
                                                         ReductionTransform transform) const {
-    return runtime::reduce_with_gradient(*state_->gradient, params, *state_->cache, transform,
-                                         state_->pool.get());
+    return merge_gradient_partials(reduce_gradient_partials(params, transform));
 }
 
 std::vector<double> PreparedModel::reduce_partials(std::span<const double> params,
                                                    ReductionTransform transform) const {
-    return runtime::reduce_partials(*state_->value, params, *state_->cache, transform,
-                                    state_->pool.get());
+    return detail::reduce_partials(*state_->value, params, *state_->cache, transform,
+                                   state_->pool.get());
 }
 
 GradientPartials PreparedModel::reduce_gradient_partials(std::span<const double> params,
                                                          ReductionTransform transform) const {
-    return runtime::reduce_gradient_partials(*state_->gradient, params, *state_->cache, transform,
-                                             state_->pool.get());
+    return detail::reduce_gradient_partials(*state_->gradient, params, *state_->cache, transform,
+                                            state_->pool.get());
 }
 
 std::vector<std::complex<double>> PreparedModel::evaluate(std::span<const double> params) const {
@@ -177,8 +175,8 @@ std::vector<std::complex<double>> PreparedModel::evaluate(std::span<const double
         ir::ValueKind::kComplex;
     std::vector<interp::OutputColumn> columns{
         interp::OutputColumn{re.data(), complex_output ? im.data() : nullptr}};
-    evaluate_cached(*state_->value, params, *state_->cache, interp::OutputView{columns},
-                    state_->pool.get());
+    detail::evaluate_cached(*state_->value, params, *state_->cache, interp::OutputView{columns},
+                            state_->pool.get());
     std::vector<std::complex<double>> out(n);
     for (std::size_t i = 0; i < n; ++i) {
         out[i] = {re[i], im[i]};
@@ -188,7 +186,20 @@ std::vector<std::complex<double>> PreparedModel::evaluate(std::span<const double
 
 std::complex<double> PreparedModel::evaluate_row(std::span<const double> params,
                                                  std::size_t row) const {
-    return evaluate_cached_row(*state_->value, params, *state_->cache, row).at(0);
+    if (row >= events()) {
+        throw DataError(fmt::format("event row {} is out of range: the prepared dataset holds {} "
+                                    "events",
+                                    row, events()));
+    }
+    double re = 0.0;
+    double im = 0.0;
+    const std::vector<interp::OutputColumn> out{interp::OutputColumn{&re, &im}};
+    state_->value->bind(params)->run(state_->cache->view(), row, 1, out);
+    return {re, im};
+}
+
+std::string_view PreparedModel::backend() const noexcept {
+    return state_->value->backend();
 }
 
 const EventCache& PreparedModel::cache() const noexcept {

@@ -231,10 +231,35 @@ TEST_F(PreparedModelTest, ANonPositiveIntensityUnderTheLogNamesItsEvent) {
     }
 }
 
-TEST_F(PreparedModelTest, TheJitPolicyEnabledFailsClearlyWithoutAJit) {
-    Execution execution;
-    execution.jit = JitPolicy::kEnabled;
-    EXPECT_THROW((void)PreparedModel::prepare(compiled_, dataset_, execution), BackendError);
+TEST_F(PreparedModelTest, TheJitPolicyPicksTheBackendAndTheJitAgreesBitForBit) {
+    Execution off = with_threads(2);
+    off.jit = JitPolicy::kDisabled;
+    const auto interpreted = PreparedModel::prepare(compiled_, dataset_, off);
+    EXPECT_EQ(interpreted.backend(), "interpreter");
+    Execution on = with_threads(2);
+    on.jit = JitPolicy::kEnabled;
+    try {
+        const auto jitted = PreparedModel::prepare(compiled_, dataset_, on);
+        EXPECT_EQ(jitted.backend(), "jit");
+        // The JIT follows the interpreter's arithmetic exactly in f64 (docs/ir.md).
+        EXPECT_EQ(jitted.reduce(params_, ReductionTransform::kLogPositiveReal),
+                  interpreted.reduce(params_, ReductionTransform::kLogPositiveReal));
+        EXPECT_EQ(jitted.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal),
+                  interpreted.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal));
+        EXPECT_EQ(jitted.evaluate_row(params_, 17), interpreted.evaluate_row(params_, 17));
+        const auto a = jitted.evaluate(params_);
+        const auto b = interpreted.evaluate(params_);
+        EXPECT_EQ(a, b);
+    } catch (const BackendError& error) {
+        // Only a build without LLVM may refuse, and it must say so.
+        EXPECT_NE(std::string(error.what()).find("without LLVM"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST_F(PreparedModelTest, EvaluateRowOutOfRangeIsADataError) {
+    const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
+    EXPECT_THROW((void)prepared.evaluate_row(params_, kEvents), DataError);
 }
 
 }  // namespace

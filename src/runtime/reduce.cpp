@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <optional>
 
@@ -10,7 +9,11 @@
 #include <laddu/runtime/reduce.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
+#include "kernel_reduce.hpp"
+
 namespace laddu::runtime {
+
+namespace detail {
 
 namespace {
 
@@ -25,84 +28,119 @@ struct ChunkResult {
     std::optional<BadValue> bad;
 };
 
-std::vector<interp::Workspace> make_workspaces(const interp::Interpreter& interp,
-                                               std::span<const double> params, std::size_t count) {
-    std::vector<interp::Workspace> workspaces;
-    workspaces.reserve(count);
-    for (std::size_t w = 0; w < count; ++w) {
-        workspaces.push_back(interp.make_workspace());
-        interp.evaluate_invariants(params, workspaces.back());
-    }
-    return workspaces;
+std::size_t chunk_count(std::size_t events) {
+    return (events + kReductionChunk - 1) / kReductionChunk;
 }
 
-// Runs fn(chunk, workspace) over `n_chunks` chunks, in parallel when a pool is given.
-template <typename Fn>
-void for_each_chunk(const interp::Interpreter& interp, std::span<const double> params,
-                    std::size_t n_chunks, ThreadPool* pool, Fn fn) {
-    const bool parallel = pool != nullptr && pool->size() > 1 && n_chunks > 1;
-    std::vector<interp::Workspace> workspaces =
-        make_workspaces(interp, params, parallel ? pool->size() : 1);
-    if (!parallel) {
-        for (std::size_t chunk = 0; chunk < n_chunks; ++chunk) {
-            fn(chunk, workspaces[0]);
-        }
-        return;
-    }
-    pool->parallel_for_chunks(
-        n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workspaces[worker]); });
-}
-
+// Σ w T(v) over one chunk's values, in event order.
 template <ReductionTransform kTransform>
-ChunkResult reduce_chunk(const interp::Interpreter& interp, const EventCache& cache,
-                         std::size_t chunk, interp::Workspace& ws) {
-    const bool f32 = interp.precision() == interp::Precision::kF32;
-    const std::size_t outputs = interp.program().outputs.size();
-    std::array<double, interp::kBlockSize> values{};
-    std::vector<double> unused(outputs > 1 ? (outputs - 1) * interp::kBlockSize : 0);
-    std::vector<interp::OutputColumn> out(outputs);
-    out[0] = interp::OutputColumn{values.data(), nullptr};
-    for (std::size_t j = 1; j < outputs; ++j) {
-        out[j] = interp::OutputColumn{unused.data() + (j - 1) * interp::kBlockSize, nullptr};
-    }
-    const interp::ColumnView view = cache.view();
-    const std::span<const double> weights = cache.weights();
-    const std::size_t end = std::min(cache.events(), (chunk + 1) * kReductionChunk);
+ChunkResult reduce_values(std::span<const double> values, std::span<const double> weights,
+                          std::size_t first_event, bool f32) {
     AccurateSum sum;
-    for (std::size_t begin = chunk * kReductionChunk; begin < end; begin += interp::kBlockSize) {
-        const std::size_t count = std::min(interp::kBlockSize, end - begin);
-        interp.run_block(view, begin, count, ws, interp::OutputView{out});
-        for (std::size_t lane = 0; lane < count; ++lane) {
-            const double v = values[lane];
-            double t = v;
-            if constexpr (kTransform != ReductionTransform::kReal) {
-                if (!(std::isfinite(v) && v > 0.0)) {
-                    return ChunkResult{sum.finish(), BadValue{begin + lane, v}};
-                }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double v = values[i];
+        double t = v;
+        if constexpr (kTransform != ReductionTransform::kReal) {
+            if (!(std::isfinite(v) && v > 0.0)) {
+                return ChunkResult{sum.finish(), BadValue{first_event + i, v}};
             }
-            if constexpr (kTransform == ReductionTransform::kLogPositiveReal) {
-                // Under f32 the log is taken in float, as laddu's f32 value reductions do.
-                t = f32 ? static_cast<double>(std::log(static_cast<float>(v))) : std::log(v);
-            }
-            sum.push(weights[begin + lane] * t);
         }
+        if constexpr (kTransform == ReductionTransform::kLogPositiveReal) {
+            // Under f32 the log is taken in float, as laddu's f32 value reductions do.
+            t = f32 ? static_cast<double>(std::log(static_cast<float>(v))) : std::log(v);
+        }
+        sum.push(weights[i] * t);
     }
     return ChunkResult{sum.finish(), std::nullopt};
 }
 
-template <ReductionTransform kTransform>
-std::vector<ChunkResult> reduce_all(const interp::Interpreter& interp,
-                                    std::span<const double> params, const EventCache& cache,
-                                    ThreadPool* pool) {
-    const std::size_t n_chunks = (cache.events() + kReductionChunk - 1) / kReductionChunk;
-    std::vector<ChunkResult> results(n_chunks);
-    for_each_chunk(interp, params, n_chunks, pool, [&](std::size_t chunk, interp::Workspace& ws) {
-        results[chunk] = reduce_chunk<kTransform>(interp, cache, chunk, ws);
-    });
-    return results;
+ChunkResult reduce_chunk_values(ReductionTransform transform, std::span<const double> values,
+                                std::span<const double> weights, std::size_t first_event,
+                                bool f32) {
+    switch (transform) {
+    case ReductionTransform::kPositiveReal:
+        return reduce_values<ReductionTransform::kPositiveReal>(values, weights, first_event, f32);
+    case ReductionTransform::kLogPositiveReal:
+        return reduce_values<ReductionTransform::kLogPositiveReal>(values, weights, first_event,
+                                                                   f32);
+    case ReductionTransform::kReal:
+        break;
+    }
+    return reduce_values<ReductionTransform::kReal>(values, weights, first_event, f32);
 }
 
 }  // namespace
+
+void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
+                    ThreadPool* pool, const std::function<void(std::size_t, BoundKernel&)>& fn) {
+    const std::size_t n_chunks = chunk_count(events);
+    const bool parallel = pool != nullptr && pool->size() > 1 && n_chunks > 1;
+    std::vector<std::unique_ptr<BoundKernel>> bound;
+    for (std::size_t w = 0; w < (parallel ? pool->size() : 1); ++w) {
+        bound.push_back(kernel.bind(params));
+    }
+    if (!parallel) {
+        for (std::size_t chunk = 0; chunk < n_chunks; ++chunk) {
+            fn(chunk, *bound[0]);
+        }
+        return;
+    }
+    pool->parallel_for_chunks(
+        n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, *bound[worker]); });
+}
+
+std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
+                                    const EventCache& cache, ReductionTransform transform,
+                                    ThreadPool* pool) {
+    const std::size_t outputs = kernel.program().outputs.size();
+    const bool f32 = kernel.precision() == Precision::kF32;
+    const std::span<const double> weights = cache.weights();
+    std::vector<ChunkResult> results(chunk_count(cache.events()));
+    for_each_chunk(
+        kernel, params, cache.events(), pool, [&](std::size_t chunk, BoundKernel& bound) {
+            const std::size_t begin = chunk * kReductionChunk;
+            const std::size_t count = std::min(kReductionChunk, cache.events() - begin);
+            // Output 0 is reduced; any other outputs go to scratch columns.
+            std::vector<double> columns(outputs * count);
+            std::vector<interp::OutputColumn> out(outputs);
+            for (std::size_t j = 0; j < outputs; ++j) {
+                out[j] = interp::OutputColumn{columns.data() + j * count, nullptr};
+            }
+            bound.run(cache.view(), begin, count, out);
+            results[chunk] =
+                reduce_chunk_values(transform, std::span<const double>(columns).first(count),
+                                    weights.subspan(begin, count), begin, f32);
+        });
+    std::vector<double> partials;
+    partials.reserve(results.size());
+    for (const ChunkResult& result : results) {
+        if (result.bad) {
+            throw EvaluationError(fmt::format(
+                "{} reduction requires a positive finite real value, got {} at event {}; check "
+                "the model (an intensity must be positive wherever there are events)",
+                transform_name(transform), result.bad->value, result.bad->event));
+        }
+        partials.push_back(result.partial);
+    }
+    return partials;
+}
+
+void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
+                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool) {
+    for_each_chunk(
+        kernel, params, cache.events(), pool, [&](std::size_t chunk, BoundKernel& bound) {
+            const std::size_t begin = chunk * kReductionChunk;
+            const std::size_t count = std::min(kReductionChunk, cache.events() - begin);
+            std::vector<interp::OutputColumn> shifted(out.columns.size());
+            for (std::size_t j = 0; j < shifted.size(); ++j) {
+                shifted[j].re = out.columns[j].re + begin;
+                shifted[j].im = out.columns[j].im != nullptr ? out.columns[j].im + begin : nullptr;
+            }
+            bound.run(cache.view(), begin, count, shifted);
+        });
+}
+
+}  // namespace detail
 
 std::string_view transform_name(ReductionTransform transform) noexcept {
     switch (transform) {
@@ -120,30 +158,8 @@ std::vector<double> reduce_partials(const interp::Interpreter& interp,
                                     std::span<const double> params, const EventCache& cache,
                                     ReductionTransform transform, ThreadPool* pool) {
     cache.check_program(interp.program());
-    std::vector<ChunkResult> results;
-    switch (transform) {
-    case ReductionTransform::kReal:
-        results = reduce_all<ReductionTransform::kReal>(interp, params, cache, pool);
-        break;
-    case ReductionTransform::kPositiveReal:
-        results = reduce_all<ReductionTransform::kPositiveReal>(interp, params, cache, pool);
-        break;
-    case ReductionTransform::kLogPositiveReal:
-        results = reduce_all<ReductionTransform::kLogPositiveReal>(interp, params, cache, pool);
-        break;
-    }
-    std::vector<double> partials;
-    partials.reserve(results.size());
-    for (const ChunkResult& result : results) {
-        if (result.bad) {
-            throw EvaluationError(fmt::format(
-                "{} reduction requires a positive finite real value, got {} at event {}; check "
-                "the model (an intensity must be positive wherever there are events)",
-                transform_name(transform), result.bad->value, result.bad->event));
-        }
-        partials.push_back(result.partial);
-    }
-    return partials;
+    return detail::reduce_partials(*detail::wrap_interpreter(interp), params, cache, transform,
+                                   pool);
 }
 
 double merge_partials(std::span<const double> partials) noexcept {
@@ -152,8 +168,7 @@ double merge_partials(std::span<const double> partials) noexcept {
 
 double reduce(const interp::Interpreter& interp, std::span<const double> params,
               const EventCache& cache, ReductionTransform transform, ThreadPool* pool) {
-    const std::vector<double> partials = reduce_partials(interp, params, cache, transform, pool);
-    return merge_partials(partials);
+    return merge_partials(reduce_partials(interp, params, cache, transform, pool));
 }
 
 std::vector<std::complex<double>> evaluate_cached_row(const interp::Interpreter& interp,
@@ -171,21 +186,7 @@ void evaluate_cached(const interp::Interpreter& interp, std::span<const double> 
                      const EventCache& cache, const interp::OutputView& out, ThreadPool* pool) {
     cache.check_program(interp.program());
     interp.check_outputs(out);
-    const interp::ColumnView view = cache.view();
-    const std::size_t n_chunks = (cache.events() + kReductionChunk - 1) / kReductionChunk;
-    for_each_chunk(interp, params, n_chunks, pool, [&](std::size_t chunk, interp::Workspace& ws) {
-        std::vector<interp::OutputColumn> shifted(out.columns.size());
-        const std::size_t end = std::min(cache.events(), (chunk + 1) * kReductionChunk);
-        for (std::size_t begin = chunk * kReductionChunk; begin < end;
-             begin += interp::kBlockSize) {
-            for (std::size_t j = 0; j < shifted.size(); ++j) {
-                shifted[j].re = out.columns[j].re + begin;
-                shifted[j].im = out.columns[j].im != nullptr ? out.columns[j].im + begin : nullptr;
-            }
-            interp.run_block(view, begin, std::min(interp::kBlockSize, end - begin), ws,
-                             interp::OutputView{shifted});
-        }
-    });
+    detail::evaluate_cached(*detail::wrap_interpreter(interp), params, cache, out, pool);
 }
 
 }  // namespace laddu::runtime

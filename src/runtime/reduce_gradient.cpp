@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <optional>
 
@@ -8,9 +7,12 @@
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/runtime/reduce_gradient.hpp>
-#include <laddu/runtime/thread_pool.hpp>
+
+#include "kernel_reduce.hpp"
 
 namespace laddu::runtime {
+
+namespace detail {
 
 namespace {
 
@@ -19,8 +21,14 @@ struct BadValue {
     double value = 0.0;
 };
 
+struct ChunkResult {
+    AccurateSum value;
+    std::vector<AccurateSum> gradient;
+    std::optional<BadValue> bad;
+};
+
 // A gradient program reads the cache of its primal: the hash differs, so compare the slots.
-void check_slots(const ir::Program& program, const EventCache& cache) {
+void check_gradient_program(const ir::Program& program, const EventCache& cache) {
     bool ok = program.inputs.size() == cache.slot_count();
     for (std::size_t slot = 0; ok && slot < program.inputs.size(); ++slot) {
         ok = program.inputs[slot].kind == cache.kind(slot);
@@ -30,6 +38,9 @@ void check_slots(const ir::Program& program, const EventCache& cache) {
             "the event cache has {} slots that do not match the {} inputs of this gradient "
             "program; prepare the dataset with the model the gradient was built from",
             cache.slot_count(), program.inputs.size()));
+    }
+    if (program.outputs.empty()) {
+        throw CompileError("a gradient program needs at least its value output");
     }
     for (std::size_t j = 1; j < program.outputs.size(); ++j) {
         if (program.at(program.outputs[j]).kind != ir::ValueKind::kReal) {
@@ -41,83 +52,60 @@ void check_slots(const ir::Program& program, const EventCache& cache) {
     }
 }
 
-struct ChunkResult {
-    AccurateSum value;
-    std::vector<AccurateSum> gradient;
-    std::optional<BadValue> bad;
-};
-
-void reduce_chunk(const interp::Interpreter& interp, const EventCache& cache,
-                  ReductionTransform transform, std::size_t chunk, interp::Workspace& ws,
-                  ChunkResult& result) {
-    const std::size_t outputs = interp.program().outputs.size();
-    const std::size_t parameters = outputs - 1;
-    std::vector<double> lanes(outputs * interp::kBlockSize);
-    std::vector<interp::OutputColumn> out(outputs);
-    for (std::size_t j = 0; j < outputs; ++j) {
-        out[j] = interp::OutputColumn{lanes.data() + j * interp::kBlockSize, nullptr};
-    }
-    const interp::ColumnView view = cache.view();
-    const std::span<const double> weights = cache.weights();
-    const std::size_t end = std::min(cache.events(), (chunk + 1) * kReductionChunk);
+// Σ w T(v) and Σ w T'(v) ∂v/∂θ_k over one chunk, in event order. `columns` holds output j of
+// event i at columns[j * count + i].
+void reduce_chunk(std::span<const double> columns, std::size_t count, std::size_t parameters,
+                  std::span<const double> weights, std::size_t first_event,
+                  ReductionTransform transform, ChunkResult& result) {
     result.gradient.assign(parameters, AccurateSum{});
-    for (std::size_t begin = chunk * kReductionChunk; begin < end; begin += interp::kBlockSize) {
-        const std::size_t count = std::min(interp::kBlockSize, end - begin);
-        interp.run_block(view, begin, count, ws, interp::OutputView{out});
-        for (std::size_t lane = 0; lane < count; ++lane) {
-            const double v = lanes[lane];
-            const double w = weights[begin + lane];
-            double t = v;
-            double dt = 1.0;
-            if (transform != ReductionTransform::kReal && !(std::isfinite(v) && v > 0.0)) {
-                result.bad = BadValue{begin + lane, v};
-                return;
-            }
-            if (transform == ReductionTransform::kLogPositiveReal) {
-                t = std::log(v);
-                dt = 1.0 / v;
-            }
-            result.value.push(w * t);
-            const double scale = w * dt;
-            for (std::size_t k = 0; k < parameters; ++k) {
-                result.gradient[k].push(scale * lanes[(k + 1) * interp::kBlockSize + lane]);
-            }
+    for (std::size_t i = 0; i < count; ++i) {
+        const double v = columns[i];
+        double t = v;
+        double dt = 1.0;
+        if (transform != ReductionTransform::kReal && !(std::isfinite(v) && v > 0.0)) {
+            result.bad = BadValue{first_event + i, v};
+            return;
+        }
+        if (transform == ReductionTransform::kLogPositiveReal) {
+            t = std::log(v);
+            dt = 1.0 / v;
+        }
+        result.value.push(weights[i] * t);
+        const double scale = weights[i] * dt;
+        for (std::size_t k = 0; k < parameters; ++k) {
+            result.gradient[k].push(scale * columns[(k + 1) * count + i]);
         }
     }
 }
 
 }  // namespace
 
-GradientPartials reduce_gradient_partials(const interp::Interpreter& gradient_interp,
-                                          std::span<const double> params, const EventCache& cache,
-                                          ReductionTransform transform, ThreadPool* pool) {
-    const ir::Program& program = gradient_interp.program();
-    check_slots(program, cache);
-    if (program.outputs.empty()) {
-        throw CompileError("a gradient program needs at least its value output");
-    }
+GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> params,
+                                          const EventCache& cache, ReductionTransform transform,
+                                          ThreadPool* pool) {
+    const ir::Program& program = kernel.program();
+    check_gradient_program(program, cache);
+    const std::size_t outputs = program.outputs.size();
+    const std::size_t parameters = outputs - 1;
     const std::size_t n_chunks = (cache.events() + kReductionChunk - 1) / kReductionChunk;
     std::vector<ChunkResult> results(n_chunks);
-    const bool parallel = pool != nullptr && pool->size() > 1 && n_chunks > 1;
-    std::vector<interp::Workspace> workspaces;
-    for (std::size_t w = 0; w < (parallel ? pool->size() : 1); ++w) {
-        workspaces.push_back(gradient_interp.make_workspace());
-        gradient_interp.evaluate_invariants(params, workspaces.back());
-    }
-    if (parallel) {
-        pool->parallel_for_chunks(n_chunks, [&](std::size_t chunk, std::size_t worker) {
-            reduce_chunk(gradient_interp, cache, transform, chunk, workspaces[worker],
-                         results[chunk]);
+    for_each_chunk(
+        kernel, params, cache.events(), pool, [&](std::size_t chunk, BoundKernel& bound) {
+            const std::size_t begin = chunk * kReductionChunk;
+            const std::size_t count = std::min(kReductionChunk, cache.events() - begin);
+            std::vector<double> columns(outputs * count);
+            std::vector<interp::OutputColumn> out(outputs);
+            for (std::size_t j = 0; j < outputs; ++j) {
+                out[j] = interp::OutputColumn{columns.data() + j * count, nullptr};
+            }
+            bound.run(cache.view(), begin, count, out);
+            reduce_chunk(columns, count, parameters, cache.weights().subspan(begin, count), begin,
+                         transform, results[chunk]);
         });
-    } else {
-        for (std::size_t chunk = 0; chunk < n_chunks; ++chunk) {
-            reduce_chunk(gradient_interp, cache, transform, chunk, workspaces[0], results[chunk]);
-        }
-    }
     GradientPartials partials;
-    partials.parameters = program.outputs.size() - 1;
+    partials.parameters = parameters;
     partials.values.reserve(n_chunks);
-    partials.gradients.reserve(n_chunks * partials.parameters);
+    partials.gradients.reserve(n_chunks * parameters);
     for (const ChunkResult& result : results) {
         if (result.bad) {
             throw EvaluationError(fmt::format(
@@ -131,6 +119,15 @@ GradientPartials reduce_gradient_partials(const interp::Interpreter& gradient_in
         }
     }
     return partials;
+}
+
+}  // namespace detail
+
+GradientPartials reduce_gradient_partials(const interp::Interpreter& gradient_interp,
+                                          std::span<const double> params, const EventCache& cache,
+                                          ReductionTransform transform, ThreadPool* pool) {
+    return detail::reduce_gradient_partials(*detail::wrap_interpreter(gradient_interp), params,
+                                            cache, transform, pool);
 }
 
 ReductionEvaluation merge_gradient_partials(const GradientPartials& partials) {

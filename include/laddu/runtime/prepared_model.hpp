@@ -17,6 +17,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <laddu/compile/compiled_model.hpp>
@@ -42,8 +43,8 @@ class PreparedModel {
 public:
     /// Binds `model` to `dataset`. Throws DataError when the dataset lacks a column the model
     /// reads (naming every missing column and listing what the dataset has), or when the cache
-    /// does not fit the memory budget (naming the budget and the need); CompileError when the
-    /// JIT policy is kEnabled (the interpreter is the only backend in this build).
+    /// does not fit the memory budget (naming the budget and the need); BackendError when the
+    /// JIT policy is kEnabled and the JIT is not built or cannot compile the model.
     [[nodiscard]] static PreparedModel prepare(const compile::CompiledModel& model,
                                                const data::Dataset& dataset,
                                                const Execution& execution = {});
@@ -85,6 +86,9 @@ public:
 
     /// The memory decisions prepare() took.
     [[nodiscard]] const MemoryReport& memory_report() const noexcept;
+
+    /// The backend that runs the model: "interpreter" or "jit" (from Execution::jit).
+    [[nodiscard]] std::string_view backend() const noexcept;
 
     /// The execution options this model was prepared with.
     [[nodiscard]] const Execution& execution() const noexcept;

@@ -1,0 +1,67 @@
+// src/runtime/chunk_kernel.hpp (private to runtime): one interface over the backends that run
+// an ir::Program for a range of events, so reductions and evaluations are written once.
+//
+// A ChunkKernel is immutable and shared by threads; bind() makes per-thread state for one
+// parameter vector (the interpreter evaluates its invariants there; the JIT keeps the
+// parameters and scratch columns). run() writes each output's values for events
+// [begin, begin + count) to out[j].re[0 .. count) (and .im for Complex outputs, when non-null).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include <laddu/interp/columns.hpp>
+#include <laddu/interp/interpreter.hpp>
+#include <laddu/ir/program.hpp>
+#include <laddu/runtime/execution.hpp>
+
+namespace laddu::runtime::detail {
+
+/// Per-thread state of a kernel bound to one parameter vector.
+class BoundKernel {
+public:
+    virtual ~BoundKernel() = default;
+
+    /// Evaluates events [begin, begin + count) of `inputs` into `out` (count values each).
+    virtual void run(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
+                     std::span<const interp::OutputColumn> out) = 0;
+};
+
+/// A backend's compiled form of one program.
+class ChunkKernel {
+public:
+    virtual ~ChunkKernel() = default;
+
+    /// The program this kernel runs.
+    [[nodiscard]] virtual const ir::Program& program() const noexcept = 0;
+
+    /// "interpreter" or "jit".
+    [[nodiscard]] virtual std::string_view backend() const noexcept = 0;
+
+    /// Arithmetic precision.
+    [[nodiscard]] virtual Precision precision() const noexcept = 0;
+
+    /// State for `params`; throws EvaluationError for a wrong parameter count.
+    [[nodiscard]] virtual std::unique_ptr<BoundKernel>
+    bind(std::span<const double> params) const = 0;
+};
+
+/// The interpreter as a ChunkKernel (owning its Interpreter).
+[[nodiscard]] std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,
+                                                                         Precision precision);
+
+/// A non-owning ChunkKernel over an existing Interpreter (for the Interpreter-based API).
+[[nodiscard]] std::unique_ptr<const ChunkKernel>
+wrap_interpreter(const interp::Interpreter& interpreter);
+
+/// The kernel the JIT policy asks for: kDisabled gives the interpreter; kEnabled the JIT or a
+/// BackendError saying why not; kAuto the JIT when it is built and `events` is large enough
+/// to repay its compile time, else the interpreter (a JIT failure is logged once).
+[[nodiscard]] std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
+                                                               Precision precision,
+                                                               JitPolicy policy,
+                                                               std::size_t events);
+
+}  // namespace laddu::runtime::detail

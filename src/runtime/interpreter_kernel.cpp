@@ -1,0 +1,84 @@
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "chunk_kernel.hpp"
+
+namespace laddu::runtime::detail {
+
+namespace {
+
+class BoundInterpreter final : public BoundKernel {
+public:
+    BoundInterpreter(const interp::Interpreter& interpreter, std::span<const double> params)
+        : interpreter_(interpreter), workspace_(interpreter.make_workspace()) {
+        interpreter_.evaluate_invariants(params, workspace_);
+    }
+
+    void run(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
+             std::span<const interp::OutputColumn> out) override {
+        shifted_.resize(out.size());
+        for (std::size_t offset = 0; offset < count; offset += interp::kBlockSize) {
+            for (std::size_t j = 0; j < out.size(); ++j) {
+                shifted_[j].re = out[j].re + offset;
+                shifted_[j].im = out[j].im != nullptr ? out[j].im + offset : nullptr;
+            }
+            interpreter_.run_block(inputs, begin + offset,
+                                   std::min(interp::kBlockSize, count - offset), workspace_,
+                                   interp::OutputView{shifted_});
+        }
+    }
+
+private:
+    const interp::Interpreter& interpreter_;
+    interp::Workspace workspace_;
+    std::vector<interp::OutputColumn> shifted_;
+};
+
+// Owns its interpreter, or borrows one.
+class InterpreterKernel final : public ChunkKernel {
+public:
+    explicit InterpreterKernel(interp::Interpreter owned)
+        : owned_(std::move(owned)), interpreter_(&*owned_) {}
+
+    explicit InterpreterKernel(const interp::Interpreter* borrowed) : interpreter_(borrowed) {}
+
+    InterpreterKernel(const InterpreterKernel&) = delete;
+    InterpreterKernel& operator=(const InterpreterKernel&) = delete;
+    InterpreterKernel(InterpreterKernel&&) = delete;
+    InterpreterKernel& operator=(InterpreterKernel&&) = delete;
+    ~InterpreterKernel() override = default;
+
+    [[nodiscard]] const ir::Program& program() const noexcept override {
+        return interpreter_->program();
+    }
+
+    [[nodiscard]] std::string_view backend() const noexcept override { return "interpreter"; }
+
+    [[nodiscard]] Precision precision() const noexcept override {
+        return interpreter_->precision();
+    }
+
+    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override {
+        return std::make_unique<BoundInterpreter>(*interpreter_, params);
+    }
+
+private:
+    std::optional<interp::Interpreter> owned_;
+    const interp::Interpreter* interpreter_;
+};
+
+}  // namespace
+
+std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,
+                                                           Precision precision) {
+    return std::make_shared<const InterpreterKernel>(
+        interp::Interpreter::prepare(program, precision));
+}
+
+std::unique_ptr<const ChunkKernel> wrap_interpreter(const interp::Interpreter& interpreter) {
+    return std::make_unique<const InterpreterKernel>(&interpreter);
+}
+
+}  // namespace laddu::runtime::detail

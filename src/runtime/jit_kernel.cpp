@@ -1,0 +1,98 @@
+// The LLVM JIT as a ChunkKernel. Compiled to nothing unless the jit stage is built
+// (LADDU_HAVE_JIT, from laddu_add_stage's OPTIONAL_DEPS).
+#if LADDU_HAVE_JIT
+#include "jit_kernel.hpp"
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/base/expected.hpp>
+#include <laddu/jit/jit.hpp>
+
+namespace laddu::runtime::detail {
+
+namespace {
+
+class BoundJit final : public BoundKernel {
+public:
+    BoundJit(const jit::JitKernel& kernel, const ir::Program& program,
+             std::span<const double> params)
+        : kernel_(kernel), program_(program), params_(params.begin(), params.end()) {}
+
+    void run(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
+             std::span<const interp::OutputColumn> out) override {
+        // The kernel indexes columns by event; pointers advanced by `begin` make this range
+        // start at 0, so outputs land at [0, count).
+        input_pointers_.clear();
+        for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
+            input_pointers_.push_back(inputs.columns[slot].re + begin);
+            if (program_.inputs[slot].kind == ir::ValueKind::kComplex) {
+                input_pointers_.push_back(inputs.columns[slot].im + begin);
+            }
+        }
+        output_pointers_.clear();
+        scratch_.resize(count);
+        for (std::size_t j = 0; j < program_.outputs.size(); ++j) {
+            output_pointers_.push_back(out[j].re);
+            if (program_.at(program_.outputs[j]).kind == ir::ValueKind::kComplex) {
+                // A caller that wants only the real part passes no imaginary column.
+                output_pointers_.push_back(out[j].im != nullptr ? out[j].im : scratch_.data());
+            }
+        }
+        kernel_.run(params_.data(), input_pointers_.data(), output_pointers_.data(), 0,
+                    static_cast<std::int64_t>(count));
+    }
+
+private:
+    const jit::JitKernel& kernel_;
+    const ir::Program& program_;
+    std::vector<double> params_;
+    std::vector<const double*> input_pointers_;
+    std::vector<double*> output_pointers_;
+    std::vector<double> scratch_;
+};
+
+class JitChunkKernel final : public ChunkKernel {
+public:
+    JitChunkKernel(const ir::Program& program, jit::JitKernel kernel, Precision precision)
+        : program_(program), kernel_(std::move(kernel)), precision_(precision) {}
+
+    [[nodiscard]] const ir::Program& program() const noexcept override { return program_; }
+
+    [[nodiscard]] std::string_view backend() const noexcept override { return "jit"; }
+
+    [[nodiscard]] Precision precision() const noexcept override { return precision_; }
+
+    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override {
+        if (params.size() != program_.parameter_count) {
+            throw EvaluationError(fmt::format("expected {} parameter values, got {}",
+                                              program_.parameter_count, params.size()));
+        }
+        return std::make_unique<BoundJit>(kernel_, program_, params);
+    }
+
+private:
+    ir::Program program_;
+    jit::JitKernel kernel_;
+    Precision precision_;
+};
+
+}  // namespace
+
+Expected<std::shared_ptr<const ChunkKernel>> make_jit_kernel(const ir::Program& program,
+                                                             Precision precision) {
+    Expected<jit::JitKernel> kernel = jit::compile(
+        program, precision == Precision::kF32 ? jit::Precision::kF32 : jit::Precision::kF64);
+    if (!kernel) {
+        return kernel.error();
+    }
+    return std::shared_ptr<const ChunkKernel>(
+        std::make_shared<const JitChunkKernel>(program, std::move(kernel).value(), precision));
+}
+
+}  // namespace laddu::runtime::detail
+
+#endif  // LADDU_HAVE_JIT
