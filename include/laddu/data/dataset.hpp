@@ -58,6 +58,12 @@ public:
                                              std::span<const ScalarInput> scalars,
                                              std::span<const double> weights = {});
 
+    /// From scalar columns only (no four-momenta).
+    [[nodiscard]] static Dataset from_scalars(std::span<const ScalarInput> scalars,
+                                              std::span<const double> weights = {}) {
+        return from_arrays(std::span<const P4Input>{}, scalars, weights);
+    }
+
     /// Concatenates batches of one schema (a schema mismatch is a DataError).
     [[nodiscard]] static Dataset from_batches(std::span<const EventBatch> batches);
 
