@@ -1,5 +1,7 @@
 // JIT kernels against the batch interpreter on a 16-amplitude coherent sum
-// (|Σ_k (p_2k + i p_2k+1) A_k|² over 16 cached complex amplitudes A_k), and JIT compile latency.
+// (|Σ_k (p_2k + i p_2k+1) A_k|² over 16 cached complex amplitudes A_k) and on the evaluate
+// program of the K-matrix benchmark stand-in (src/compile/test_support/kmatrix_model.hpp, on
+// random cache columns), and JIT compile latency.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -8,9 +10,12 @@
 #include <benchmark/benchmark.h>
 
 #include <laddu/base/aligned.hpp>
+#include <laddu/compile/compiled_model.hpp>
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/jit/jit.hpp>
+
+#include "test_support/kmatrix_model.hpp"
 
 namespace {
 
@@ -51,6 +56,12 @@ ir::Program large_program(std::uint32_t count) {
     return b.finish();
 }
 
+const ir::Program& kmatrix_evaluate() {
+    static const ir::Program program =
+        laddu::compile::compile_model(laddu::compile::testing::kmatrix_benchmark_model()).evaluate;
+    return program;
+}
+
 struct Dataset {
     std::vector<AlignedVector<double>> columns;  // re, im per amplitude
     std::vector<double> params;
@@ -84,8 +95,7 @@ jit::CodeGen codegen_of(const benchmark::State& state) {
     return state.range(2) == 1 ? jit::CodeGen::kFast : jit::CodeGen::kOptimized;
 }
 
-void BM_CoherentSumJit(benchmark::State& state) {
-    const ir::Program program = coherent_sum(16);
+void run_jit(benchmark::State& state, const ir::Program& program) {
     const auto events = static_cast<std::size_t>(state.range(0));
     Dataset data(program, events);
     auto kernel = jit::compile(program, precision_of(state), codegen_of(state));
@@ -97,9 +107,14 @@ void BM_CoherentSumJit(benchmark::State& state) {
     for (const auto& column : data.columns) {
         inputs.push_back(column.data());
     }
-    double* outputs[] = {data.out.data()};
+    std::vector<AlignedVector<double>> extra(kernel->output_pointer_count() - 1,
+                                             AlignedVector<double>(events));
+    std::vector<double*> outputs = {data.out.data()};
+    for (auto& column : extra) {
+        outputs.push_back(column.data());
+    }
     for (auto _ : state) {
-        kernel->run(data.params.data(), inputs.data(), outputs, 0,
+        kernel->run(data.params.data(), inputs.data(), outputs.data(), 0,
                     static_cast<std::int64_t>(events));
         benchmark::DoNotOptimize(data.out.data());
         benchmark::ClobberMemory();
@@ -108,18 +123,28 @@ void BM_CoherentSumJit(benchmark::State& state) {
     state.counters["vectorized"] = kernel->vectorized() ? 1.0 : 0.0;
 }
 
-void BM_CoherentSumInterp(benchmark::State& state) {
-    const ir::Program program = coherent_sum(16);
+void run_interp(benchmark::State& state, const ir::Program& program) {
     const auto events = static_cast<std::size_t>(state.range(0));
     Dataset data(program, events);
     const auto precision = state.range(1) == 32 ? interp::Precision::kF32 : interp::Precision::kF64;
     const interp::Interpreter interpreter = interp::Interpreter::prepare(program, precision);
     interp::Workspace workspace = interpreter.make_workspace();
     std::vector<interp::InputColumn> inputs;
-    for (std::size_t k = 0; k < data.columns.size(); k += 2) {
-        inputs.push_back({data.columns[k].data(), data.columns[k + 1].data()});
+    std::size_t column = 0;
+    for (const auto& slot : program.inputs) {
+        const bool complex = slot.kind == ir::ValueKind::kComplex;
+        inputs.push_back(
+            {data.columns[column].data(), complex ? data.columns[column + 1].data() : nullptr});
+        column += complex ? 2U : 1U;
     }
-    const interp::OutputColumn out[] = {{data.out.data(), nullptr}};
+    std::vector<AlignedVector<double>> extra(2 * program.outputs.size(),
+                                             AlignedVector<double>(events));
+    std::vector<interp::OutputColumn> out;
+    for (std::size_t k = 0; k < program.outputs.size(); ++k) {
+        const bool complex = program.at(program.outputs[k]).kind == ir::ValueKind::kComplex;
+        out.push_back({k == 0 ? data.out.data() : extra[2 * k].data(),
+                       complex ? extra[2 * k + 1].data() : nullptr});
+    }
     for (auto _ : state) {
         interpreter.run(data.params, interp::ColumnView{inputs, events}, 0, events, workspace,
                         interp::OutputView{out});
@@ -144,8 +169,28 @@ void compile_latency(benchmark::State& state, const ir::Program& program) {
     state.counters["compile_ms"] = 1e3 * total / static_cast<double>(state.iterations());
 }
 
+void BM_CoherentSumJit(benchmark::State& state) {
+    run_jit(state, coherent_sum(16));
+}
+
+void BM_CoherentSumInterp(benchmark::State& state) {
+    run_interp(state, coherent_sum(16));
+}
+
+void BM_KmatrixJit(benchmark::State& state) {
+    run_jit(state, kmatrix_evaluate());
+}
+
+void BM_KmatrixInterp(benchmark::State& state) {
+    run_interp(state, kmatrix_evaluate());
+}
+
 void BM_CompileCoherentSum(benchmark::State& state) {
     compile_latency(state, coherent_sum(16));
+}
+
+void BM_CompileKmatrix(benchmark::State& state) {
+    compile_latency(state, kmatrix_evaluate());
 }
 
 void BM_CompileLarge(benchmark::State& state) {
@@ -154,9 +199,13 @@ void BM_CompileLarge(benchmark::State& state) {
 
 }  // namespace
 
+// Arguments: events, precision (64 or 32), code generation (0 optimised, 1 fast).
 BENCHMARK(BM_CoherentSumJit)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}, {0, 1}});
 BENCHMARK(BM_CoherentSumInterp)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}, {0}});
+BENCHMARK(BM_KmatrixJit)->ArgsProduct({{4096, 1 << 16}, {64, 32}, {0, 1}});
+BENCHMARK(BM_KmatrixInterp)->ArgsProduct({{4096, 1 << 16}, {64, 32}, {0}});
 BENCHMARK(BM_CompileCoherentSum)
     ->ArgsProduct({{0}, {64, 32}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompileKmatrix)->ArgsProduct({{0}, {64, 32}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CompileLarge)->ArgsProduct({{0}, {64, 32}, {0, 1}})->Unit(benchmark::kMillisecond);

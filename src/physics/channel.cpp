@@ -110,15 +110,17 @@ std::optional<std::pair<std::string, Vec4>> Channel::infer_at(const Vertex& v, b
     std::vector<Vec4> same_side;
     std::vector<Vec4> other_side;
     for (const std::string& e : same) {
-        if (is_missing(e)) {
-            target = e;
+        if (const std::optional<Vec4>& known = resolved_.at(e)) {
+            same_side.push_back(*known);
         } else {
-            same_side.push_back(resolved_.at(e).value());
+            target = e;
         }
     }
     other_side.reserve(other.size());
     for (const std::string& e : other) {
-        other_side.push_back(resolved_.at(e).value());
+        if (const std::optional<Vec4>& known = resolved_.at(e)) {
+            other_side.push_back(*known);
+        }
     }
     Vec4 value = total(other_side);
     if (!same_side.empty()) {

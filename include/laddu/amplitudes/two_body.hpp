@@ -24,6 +24,18 @@ enum class Sheet : unsigned char { kPhysical, kUnphysical };
                                             const expr::Expr& mass2,
                                             Sheet sheet = Sheet::kPhysical);
 
+/// laddu's name for breakup_momentum().
+[[nodiscard]] inline expr::Expr q(const expr::Expr& s, const expr::Expr& mass1,
+                                  const expr::Expr& mass2, Sheet sheet = Sheet::kPhysical) {
+    return breakup_momentum(s, mass1, mass2, sheet);
+}
+
+/// laddu's name for phase_space_factor().
+[[nodiscard]] inline expr::Expr rho(const expr::Expr& s, const expr::Expr& mass1,
+                                    const expr::Expr& mass2, Sheet sheet = Sheet::kPhysical) {
+    return phase_space_factor(s, mass1, mass2, sheet);
+}
+
 /// q(s; m1, m2) evaluated numerically.
 [[nodiscard]] std::complex<double> breakup_momentum_value(double s, double mass1, double mass2,
                                                           Sheet sheet = Sheet::kPhysical);

@@ -1,9 +1,10 @@
 // laddu/jit/jit.hpp: compiles an ir::Program to native code with LLVM ORC (LLJIT).
 //
 // Stages: ir::validate → lower (one LLVM function per program: invariant instructions at
-// function entry, event instructions in a loop over [begin, end)) → the O2 pass pipeline for the
-// host CPU (the loop vectoriser uses AVX2 where the CPU has it) → machine code. Entry point:
-// compile(). docs/jit.md describes the kernel ABI, what vectorises and the compile latency.
+// function entry, event instructions in a loop over [begin, end)) → a short IR pipeline (CSE,
+// the loop vectoriser, instcombine) for the host CPU (the loop vectoriser uses AVX2 where the CPU
+// has it) → machine code. Entry point: compile(). docs/jit.md describes the kernel ABI, what
+// vectorises and the compile latency.
 //
 // Example:
 //   auto kernel = jit::compile(program, jit::Precision::kF64);
@@ -32,12 +33,12 @@ enum class Precision : std::uint8_t {
     kF32,  ///< float arithmetic (about twice the SIMD width; ~1e-7 relative per operation)
 };
 
-/// How much work machine-code generation does (the LLVM IR pipeline, O2 with vectorisation,
-/// runs for both).
+/// How much work machine-code generation does (the IR pipeline, with vectorisation, is the same
+/// for both).
 enum class CodeGen : std::uint8_t {
     kOptimized,  ///< LLVM's default code generator: the fastest kernels (the default)
     kFast,       ///< no code-generator optimisation: machine code ~5x quicker (total compile
-                 ///< ~2.4x), kernels up to ~35% slower on cache-resident data; for small data
+                 ///< ~2.5-3x), kernels up to ~25% slower on cache-resident data; for small data
                  ///< sets where compile latency dominates
 };
 

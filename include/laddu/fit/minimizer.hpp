@@ -1,0 +1,106 @@
+// laddu/fit/minimizer.hpp: bounded minimisers of a scalar objective with an exact gradient.
+//
+// Two methods, written here rather than taken from NLopt so that termination reasons,
+// evaluation counts and the progress callback are ours and no dependency is added:
+//  - kLbfgsb: a projected L-BFGS with box bounds. Each iteration fixes the variables sitting on
+//    a bound whose gradient pushes outwards, builds the two-loop L-BFGS direction on the free
+//    ones, and backtracks along the projected path P(x + αd) until the Armijo condition holds
+//    (a failed search restarts once from the projected steepest descent). Curvature pairs
+//    with s·y <= 0 are skipped, so the inverse-Hessian model stays positive definite.
+//  - kVariableMetric: MIGRAD-style dense BFGS: the full inverse-Hessian estimate H is updated
+//    every step, the same projected backtracking search is used, and it also stops when the
+//    estimated distance to the minimum, EDM = ½ gᵀ H g, is below edm_tolerance. The final H
+//    is returned (an approximate covariance, as MIGRAD's).
+//  - kNelderMead: the simplex method (reflection 1, expansion 2, contraction ½, shrink ½), every
+//    vertex clamped into the bounds; gradients are not used.
+// A minimisation that does not converge returns converged = false and the reason; it is not
+// an exception. An objective that throws EvaluationError during a line search or a simplex
+// move counts as +∞ there (the step is rejected); at the start point the error propagates.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <laddu/expr/parameter.hpp>
+#include <laddu/likelihood/term.hpp>
+
+namespace laddu::fit {
+
+/// A function to minimise: its dimension, value-and-gradient, and optional box bounds.
+struct Objective {
+    std::size_t dimension = 0;
+    /// The value and exact gradient at x (x.size() == dimension).
+    std::function<likelihood::Evaluation(std::span<const double>)> value_and_gradient;
+    /// The value alone (optional; value_and_gradient is used when empty).
+    std::function<double(std::span<const double>)> value;
+    /// One interval per dimension (either end may be infinite), or empty for none.
+    std::vector<expr::Bounds> bounds;
+};
+
+/// The minimisation method.
+enum class Method : std::uint8_t {
+    kLbfgsb,          ///< projected limited-memory BFGS with bounds (default)
+    kNelderMead,      ///< derivative-free simplex
+    kVariableMetric,  ///< dense BFGS with an EDM criterion (MIGRAD-style)
+};
+
+/// Why a minimisation stopped.
+enum class Termination : std::uint8_t {
+    kGradient,           ///< projected-gradient infinity norm below gradient_tolerance
+    kValueChange,        ///< relative change of the value below value_tolerance
+    kSimplexSize,        ///< Nelder-Mead simplex smaller than simplex_tolerance
+    kDistanceToMinimum,  ///< variable metric: EDM = ½ gᵀ H g below edm_tolerance
+    kMaxIterations,      ///< max_iterations reached (not converged)
+    kLineSearchFailed,   ///< no descent step found (not converged)
+    kStopped,            ///< the progress callback asked to stop (not converged)
+};
+
+/// A readable reason, e.g. "projected gradient below tolerance".
+[[nodiscard]] const char* termination_name(Termination termination) noexcept;
+
+/// What the progress callback sees after each iteration.
+struct Progress {
+    std::size_t iteration = 0;
+    double value = 0.0;
+    std::span<const double> x;
+};
+
+/// Called after every iteration; return false to stop the minimisation (Termination::kStopped).
+using ProgressCallback = std::function<bool(const Progress&)>;
+
+/// Options of minimize().
+struct MinimizerOptions {
+    Method method = Method::kLbfgsb;
+    std::size_t max_iterations = 5000;
+    std::size_t memory = 10;           ///< L-BFGS curvature pairs kept
+    double gradient_tolerance = 1e-6;  ///< on the projected gradient's infinity norm
+    double value_tolerance = 1e-12;    ///< |Δf| <= tol · max(1, |f|)
+    double simplex_tolerance = 1e-9;   ///< Nelder-Mead: vertex spread in x (∞-norm)
+    double edm_tolerance = 1e-12;      ///< variable metric: on ½ gᵀ H g (free variables)
+    double initial_simplex = 0.1;      ///< Nelder-Mead: step · max(1, |x_k|) per axis
+    ProgressCallback progress;         ///< optional
+};
+
+/// The outcome of minimize().
+struct MinimizerResult {
+    std::vector<double> x;
+    double value = 0.0;
+    bool converged = false;
+    Termination termination = Termination::kMaxIterations;
+    std::size_t iterations = 0;
+    std::size_t value_evaluations = 0;     ///< calls of the objective (with or without gradient)
+    std::size_t gradient_evaluations = 0;  ///< calls that computed the gradient
+    std::vector<double> inverse_hessian;   ///< kVariableMetric: the final H (n × n), else empty
+};
+
+/// Minimises `objective` from `start` (clamped into the bounds). Throws FitError when the
+/// objective is malformed (no value_and_gradient, wrong start or bounds size, start not finite),
+/// and what the objective throws at the start point.
+[[nodiscard]] MinimizerResult minimize(const Objective& objective, std::span<const double> start,
+                                       const MinimizerOptions& options = {});
+
+}  // namespace laddu::fit

@@ -1,0 +1,111 @@
+// laddu/likelihood/nll.hpp: unbinned negative log-likelihoods over data and accepted Monte Carlo.
+//
+// With intensity I(x; θ), data weights w_i (N_w = Σ_i w_i) and accepted-MC weights w_j:
+//   NLL(θ)         = N_w · ln(Σ_j w_j I_j) − Σ_i w_i ln I_i
+//   ExtendedNLL(θ) =        Σ_j w_j I_j  − Σ_i w_i ln I_i
+// (laddu's definitions; the accepted sum is not divided by the MC count, which only shifts the
+// NLL by a constant). The data sum runs through runtime::PreparedModel (kLogPositiveReal). The
+// normalisation integral Σ_j w_j I_j is either an MC pass over the accepted events, or, when
+// the compiler found a Hermitian-form decomposition I = Σ_g |Σ_a c_a(θ) A_a(x)|², the quadratic
+// form Re(c^T M c*) with the matrix M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) precomputed once
+// (AmpTools' normalisation-integral matrix), which costs nothing per event.
+//
+// Example:
+//   likelihood::NLL nll(model, data, accepted, {.threads = 2});
+//   auto [value, gradient] = nll.value_and_gradient(nll_params);
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <laddu/data/dataset.hpp>
+#include <laddu/expr/model.hpp>
+#include <laddu/likelihood/term.hpp>
+#include <laddu/runtime/execution.hpp>
+
+namespace laddu::likelihood {
+
+/// How the normalisation integral over accepted MC is computed.
+enum class NormalizationStrategy : std::uint8_t {
+    kAuto,    ///< the precomputed matrix when the model decomposes, else an MC pass
+    kMcPass,  ///< always a pass over every accepted event
+};
+
+/// The shared machinery of NLL and ExtendedNLL: the model prepared on data and accepted MC.
+class UnbinnedNll : public Term {
+public:
+    [[nodiscard]] const std::string& name() const noexcept override;
+    [[nodiscard]] const std::vector<expr::Parameter>& parameters() const noexcept override;
+    [[nodiscard]] double value(std::span<const double> params) const override;
+    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const override;
+
+    /// Σ_j w_j I_j over the accepted MC. Throws EvaluationError when it is not positive and
+    /// finite (the NLL's logarithm and the extended term need a positive integral).
+    [[nodiscard]] double normalization_integral(std::span<const double> params) const;
+
+    /// normalization_integral() and its gradient.
+    [[nodiscard]] Evaluation
+    normalization_integral_with_gradient(std::span<const double> params) const;
+
+    /// True when the integral uses the precomputed matrix (kAuto and a decomposable model).
+    [[nodiscard]] bool uses_fast_normalization() const noexcept;
+
+    /// Σ_i w_i over the data.
+    [[nodiscard]] double data_sum_weights() const noexcept;
+
+    /// Per-event weights over the accepted MC for drawing the fitted model: w_j I_j(θ), scaled
+    /// for NLL by N_w / Σ_acc w I so they sum to the data yield (an ExtendedNLL's I is the
+    /// yield already). With `tags`, I is the model projected onto those amplitudes
+    /// (expr::Model::project) while the scale stays the full model's, as laddu's
+    /// projection(...).weights(...). ModelError for a tag the model does not use (listing
+    /// them). Compiles and prepares the projected model on each call.
+    [[nodiscard]] std::vector<double>
+    projection_weights(std::span<const double> params,
+                       const std::vector<std::string>& tags = {}) const;
+
+    /// The fit fraction Σ_acc w I_tags / Σ_acc w I of the amplitudes tagged `tags` and its
+    /// gradient with respect to this term's parameters (for error propagation). ModelError
+    /// for an empty or unknown tag list.
+    [[nodiscard]] Evaluation fit_fraction(std::span<const double> params,
+                                          const std::vector<std::string>& tags) const;
+
+protected:
+    enum class Kind : std::uint8_t { kNll, kExtended };
+
+    UnbinnedNll(Kind kind, const expr::Model& model, const data::Dataset& data,
+                const data::Dataset& accepted, const runtime::Execution& execution,
+                std::string name, NormalizationStrategy strategy);
+
+private:
+    struct State;
+
+    std::shared_ptr<const State> state_;
+};
+
+/// N_w · ln(Σ_acc w_j I_j) − Σ_data w_i ln I_i over the model's free parameters.
+class NLL final : public UnbinnedNll {
+public:
+    /// Compiles `model` and prepares it on `data` and `accepted`. Throws what compile_model()
+    /// and PreparedModel::prepare() throw (CompileError, DataError for missing columns).
+    NLL(const expr::Model& model, const data::Dataset& data, const data::Dataset& accepted,
+        const runtime::Execution& execution = {}, std::string name = "nll",
+        NormalizationStrategy strategy = NormalizationStrategy::kAuto)
+        : UnbinnedNll(Kind::kNll, model, data, accepted, execution, std::move(name), strategy) {}
+};
+
+/// Σ_acc w_j I_j − Σ_data w_i ln I_i (the extended likelihood: the yield is part of I).
+class ExtendedNLL final : public UnbinnedNll {
+public:
+    /// As NLL's constructor.
+    ExtendedNLL(const expr::Model& model, const data::Dataset& data, const data::Dataset& accepted,
+                const runtime::Execution& execution = {}, std::string name = "extended_nll",
+                NormalizationStrategy strategy = NormalizationStrategy::kAuto)
+        : UnbinnedNll(Kind::kExtended, model, data, accepted, execution, std::move(name),
+                      strategy) {}
+};
+
+}  // namespace laddu::likelihood

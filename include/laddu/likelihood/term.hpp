@@ -1,0 +1,62 @@
+// laddu/likelihood/term.hpp: the interface every likelihood term implements.
+//
+// A term is a scalar function of named real parameters with an exact gradient: an unbinned
+// negative log-likelihood, a penalty, or a test function. A Likelihood sums terms and matches
+// their parameters by name.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <laddu/expr/parameter.hpp>
+
+namespace laddu::likelihood {
+
+/// A value and its gradient with respect to the parameters, in the term's parameter order.
+struct Evaluation {
+    double value = 0.0;
+    std::vector<double> gradient;
+};
+
+/// A scalar objective of named parameters (minimised by fits).
+class Term {
+public:
+    Term() = default;
+    Term(const Term&) = default;
+    Term(Term&&) = default;
+    Term& operator=(const Term&) = default;
+    Term& operator=(Term&&) = default;
+    virtual ~Term() = default;
+
+    /// The term's name ("nll", "ridge", ...), for reports.
+    [[nodiscard]] virtual const std::string& name() const noexcept = 0;
+
+    /// The definitions (name, initial value, bounds) of the parameters, in the order parameter
+    /// vectors use.
+    [[nodiscard]] virtual const std::vector<expr::Parameter>& parameters() const noexcept = 0;
+
+    /// The value at `params` (one value per parameter()).
+    [[nodiscard]] virtual double value(std::span<const double> params) const = 0;
+
+    /// The value and its exact gradient at `params`.
+    [[nodiscard]] virtual Evaluation value_and_gradient(std::span<const double> params) const = 0;
+
+    /// The gradient at `params` (value_and_gradient().gradient).
+    [[nodiscard]] std::vector<double> gradient(std::span<const double> params) const {
+        return value_and_gradient(params).gradient;
+    }
+
+    /// The parameter names, in order.
+    [[nodiscard]] std::vector<std::string> parameter_names() const;
+};
+
+/// Terms are shared, immutable after construction.
+using TermPtr = std::shared_ptr<const Term>;
+
+/// Throws EvaluationError when `params` does not have `expected` values, naming `term`.
+void check_parameter_count(const std::string& term, std::size_t expected, std::size_t got);
+
+}  // namespace laddu::likelihood

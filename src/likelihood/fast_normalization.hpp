@@ -1,0 +1,54 @@
+// fast_normalization.hpp (private): the normalisation integral as a precomputed Hermitian form.
+//
+// For I = Σ_g |Σ_{a in g} c_a(θ) A_a(x)|², Σ_j w_j I_j = Re Σ_ab c_a conj(c_b) M_ab with
+// M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) for a, b in one group (0 across groups). M is built
+// once, serially in event order with one compensated sum per entry, so it is deterministic.
+// With v_a = Σ_b M_ab conj(c_b): the integral is Re Σ_a c_a v_a and, M being Hermitian, its
+// derivative is 2 Re Σ_a (∂c_a/∂θ_k) v_a.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <laddu/compile/compiled_model.hpp>
+#include <laddu/data/dataset.hpp>
+#include <laddu/interp/interpreter.hpp>
+#include <laddu/likelihood/term.hpp>
+
+namespace laddu::likelihood {
+
+/// The precomputed matrix and the coefficient programs of one decomposed model.
+class FastNormalization {
+public:
+    /// Builds M over `accepted`, or nullopt when `model` has no decomposition. DataError when
+    /// `accepted` lacks a column the amplitudes read.
+    [[nodiscard]] static std::optional<FastNormalization> build(const compile::CompiledModel& model,
+                                                                const data::Dataset& accepted);
+
+    /// Re c^T M c* at `params` (free order).
+    [[nodiscard]] double value(std::span<const double> params) const;
+
+    /// value() and its gradient.
+    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const;
+
+    /// The number of (coefficient, amplitude) terms.
+    [[nodiscard]] std::size_t terms() const noexcept { return terms_; }
+
+private:
+    FastNormalization() = default;
+
+    std::vector<std::complex<double>> coefficients(std::span<const double> params) const;
+    std::vector<std::complex<double>> contracted(std::span<const std::complex<double>> c) const;
+
+    std::size_t terms_ = 0;
+    std::size_t parameters_ = 0;
+    std::vector<std::complex<double>> matrix_;                       ///< terms_ × terms_, row-major
+    std::unique_ptr<const interp::Interpreter> coefficient_values_;  ///< never null once built
+    std::vector<interp::Interpreter> coefficient_gradients_;         ///< one per term: c_a, ∂c_a/∂θ
+};
+
+}  // namespace laddu::likelihood

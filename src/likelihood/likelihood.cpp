@@ -1,0 +1,125 @@
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/likelihood/likelihood.hpp>
+
+namespace laddu::likelihood {
+namespace {
+
+// A definition says something beyond the name (penalties give bare ones).
+bool is_bare(const expr::Parameter& p) {
+    return !p.initial && !p.bounds && !p.fixed && !p.periodic && p.unit.empty();
+}
+
+}  // namespace
+
+Likelihood::Likelihood(std::vector<TermPtr> terms) {
+    for (TermPtr& term : terms) {
+        add(std::move(term));
+    }
+}
+
+Likelihood& Likelihood::add(TermPtr term) {
+    if (!term) {
+        throw ModelError("Likelihood::add was given a null term; pass a constructed term");
+    }
+    std::vector<std::size_t> indices;
+    for (const expr::Parameter& p : term->parameters()) {
+        std::size_t index = names_.size();
+        for (std::size_t k = 0; k < names_.size(); ++k) {
+            if (names_[k] == p.name) {
+                index = k;
+                break;
+            }
+        }
+        if (index == names_.size()) {
+            names_.push_back(p.name);
+            parameters_.push_back(p);
+        } else if (is_bare(parameters_[index])) {
+            parameters_[index] = p;
+        }
+        indices.push_back(index);
+    }
+    indices_.push_back(std::move(indices));
+    terms_.push_back(std::move(term));
+    return *this;
+}
+
+std::vector<double> Likelihood::default_parameters() const {
+    std::vector<double> values;
+    values.reserve(parameters_.size());
+    for (const expr::Parameter& p : parameters_) {
+        values.push_back(p.default_value());
+    }
+    return values;
+}
+
+std::vector<expr::Bounds> Likelihood::bounds() const {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    std::vector<expr::Bounds> result;
+    result.reserve(parameters_.size());
+    for (const expr::Parameter& p : parameters_) {
+        result.push_back(p.bounds.value_or(expr::Bounds{-kInf, kInf}));
+    }
+    return result;
+}
+
+std::size_t Likelihood::index_of(const std::string& name) const {
+    for (std::size_t k = 0; k < names_.size(); ++k) {
+        if (names_[k] == name) {
+            return k;
+        }
+    }
+    throw ModelError(fmt::format("the likelihood has no parameter '{}'; its parameters are [{}]",
+                                 name, fmt::join(names_, ", ")));
+}
+
+std::vector<double> Likelihood::values_from(const std::map<std::string, double>& values) const {
+    std::vector<double> result = default_parameters();
+    for (const auto& [name, value] : values) {
+        result[index_of(name)] = value;
+    }
+    return result;
+}
+
+std::vector<double> Likelihood::gather(std::size_t term, std::span<const double> params) const {
+    std::vector<double> local;
+    local.reserve(indices_[term].size());
+    for (const std::size_t index : indices_[term]) {
+        local.push_back(params[index]);
+    }
+    return local;
+}
+
+double Likelihood::value(std::span<const double> params) const {
+    check_parameter_count("likelihood", names_.size(), params.size());
+    double sum = 0.0;
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        sum += terms_[t]->value(gather(t, params));
+    }
+    return sum;
+}
+
+std::vector<double> Likelihood::gradient(std::span<const double> params) const {
+    return value_and_gradient(params).gradient;
+}
+
+Evaluation Likelihood::value_and_gradient(std::span<const double> params) const {
+    check_parameter_count("likelihood", names_.size(), params.size());
+    Evaluation total{0.0, std::vector<double>(names_.size(), 0.0)};
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        const Evaluation e = terms_[t]->value_and_gradient(gather(t, params));
+        total.value += e.value;
+        for (std::size_t k = 0; k < indices_[t].size(); ++k) {
+            total.gradient[indices_[t][k]] += e.gradient[k];
+        }
+    }
+    return total;
+}
+
+}  // namespace laddu::likelihood

@@ -1,0 +1,234 @@
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <laddu/base/assert.hpp>
+#include <laddu/base/error.hpp>
+#include <laddu/compile/compiled_model.hpp>
+#include <laddu/expr/tags.hpp>
+#include <laddu/likelihood/nll.hpp>
+#include <laddu/runtime/prepared_model.hpp>
+
+#include "fast_normalization.hpp"
+
+namespace laddu::likelihood {
+
+struct UnbinnedNll::State {
+    explicit State(expr::Model m) : model(std::move(m)) {}
+
+    Kind kind = Kind::kNll;
+    std::string name;
+    std::vector<expr::Parameter> parameters;
+    std::unique_ptr<const runtime::PreparedModel> data;      ///< never null
+    std::unique_ptr<const runtime::PreparedModel> accepted;  ///< null on the fast path
+    std::unique_ptr<const FastNormalization> fast;           ///< null without the fast path
+    double data_weights = 0.0;
+    expr::Model model;  ///< for projections
+    data::Dataset accepted_events;
+    runtime::Execution execution;
+};
+
+namespace {
+
+std::vector<expr::Parameter> free_parameters(const expr::ParamLayout& layout) {
+    std::vector<expr::Parameter> result;
+    result.reserve(layout.free_count());
+    for (const std::size_t index : layout.free_indices()) {
+        result.push_back(layout.parameters()[index]);
+    }
+    return result;
+}
+
+void check_integral(const std::string& term, double integral) {
+    if (!(integral > 0.0) || !std::isfinite(integral)) {
+        throw EvaluationError(fmt::format(
+            "'{}': the normalisation integral over the accepted Monte Carlo is {}, but it must "
+            "be positive and finite; check the model's parameters and the accepted weights",
+            term, integral));
+    }
+}
+
+}  // namespace
+
+UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::Dataset& data,
+                         const data::Dataset& accepted, const runtime::Execution& execution,
+                         std::string name, NormalizationStrategy strategy) {
+    auto state = std::make_shared<State>(model);
+    state->accepted_events = accepted;
+    state->execution = execution;
+    state->kind = kind;
+    state->name = std::move(name);
+    const compile::CompiledModel compiled = compile::compile_model(model);
+    state->parameters = free_parameters(compiled.parameters);
+    state->data = std::make_unique<const runtime::PreparedModel>(
+        runtime::PreparedModel::prepare(compiled, data, execution));
+    state->data_weights = state->data->sum_weights();
+    if (strategy == NormalizationStrategy::kAuto) {
+        if (std::optional<FastNormalization> fast = FastNormalization::build(compiled, accepted)) {
+            state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
+        }
+    }
+    if (!state->fast) {
+        state->accepted = std::make_unique<const runtime::PreparedModel>(
+            runtime::PreparedModel::prepare(compiled, accepted, execution));
+    }
+    state_ = std::move(state);
+}
+
+const std::string& UnbinnedNll::name() const noexcept {
+    return state_->name;
+}
+
+const std::vector<expr::Parameter>& UnbinnedNll::parameters() const noexcept {
+    return state_->parameters;
+}
+
+bool UnbinnedNll::uses_fast_normalization() const noexcept {
+    return state_->fast != nullptr;
+}
+
+double UnbinnedNll::data_sum_weights() const noexcept {
+    return state_->data_weights;
+}
+
+double UnbinnedNll::normalization_integral(std::span<const double> params) const {
+    check_parameter_count(state_->name, state_->parameters.size(), params.size());
+    const double integral =
+        state_->fast ? state_->fast->value(params)
+                     : state_->accepted->reduce(params, runtime::ReductionTransform::kReal);
+    check_integral(state_->name, integral);
+    return integral;
+}
+
+Evaluation UnbinnedNll::normalization_integral_with_gradient(std::span<const double> params) const {
+    check_parameter_count(state_->name, state_->parameters.size(), params.size());
+    Evaluation result;
+    if (state_->fast) {
+        result = state_->fast->value_and_gradient(params);
+    } else {
+        runtime::ReductionEvaluation r =
+            state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
+        result = {r.value, std::move(r.gradient)};
+    }
+    check_integral(state_->name, result.value);
+    return result;
+}
+
+double UnbinnedNll::value(std::span<const double> params) const {
+    const double integral = normalization_integral(params);
+    const double data_term =
+        state_->data->reduce(params, runtime::ReductionTransform::kLogPositiveReal);
+    if (state_->kind == Kind::kNll) {
+        return state_->data_weights * std::log(integral) - data_term;
+    }
+    return integral - data_term;
+}
+
+Evaluation UnbinnedNll::value_and_gradient(std::span<const double> params) const {
+    const Evaluation integral = normalization_integral_with_gradient(params);
+    const runtime::ReductionEvaluation data_term =
+        state_->data->reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
+    const bool extended = state_->kind == Kind::kExtended;
+    const double scale = extended ? 1.0 : state_->data_weights / integral.value;
+    Evaluation result;
+    result.value = extended ? integral.value - data_term.value
+                            : state_->data_weights * std::log(integral.value) - data_term.value;
+    result.gradient.resize(params.size());
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        result.gradient[k] = scale * integral.gradient[k] - data_term.gradient[k];
+    }
+    return result;
+}
+
+namespace {
+
+// The model projected onto `tags` (all of it when empty), prepared on the accepted MC, and the
+// position in the term's parameters of each of its free parameters.
+struct Projected {
+    std::unique_ptr<const runtime::PreparedModel> prepared;
+    std::vector<std::size_t> to_term;
+};
+
+Projected prepare_projection(const expr::Model& model, const std::vector<expr::Parameter>& terms,
+                             const std::vector<std::string>& tags, const data::Dataset& accepted,
+                             const runtime::Execution& execution) {
+    const std::vector<std::string> known = expr::collect_tags(model.expression());
+    for (const std::string& tag : tags) {
+        if (std::find(known.begin(), known.end(), tag) == known.end()) {
+            throw ModelError(
+                fmt::format("the model has no amplitude tagged '{}'; its tags are [{}]", tag,
+                            fmt::join(known, ", ")));
+        }
+    }
+    const expr::Model projected = tags.empty() ? model : model.project(tags);
+    const compile::CompiledModel compiled = compile::compile_model(projected);
+    Projected result;
+    for (const std::string& name : compiled.parameters.free_names()) {
+        std::size_t index = 0;
+        while (index < terms.size() && terms[index].name != name) {
+            ++index;
+        }
+        LADDU_ASSERT(index < terms.size()) << "projected parameter " << name << " not in the model";
+        result.to_term.push_back(index);
+    }
+    result.prepared = std::make_unique<const runtime::PreparedModel>(
+        runtime::PreparedModel::prepare(compiled, accepted, execution));
+    return result;
+}
+
+std::vector<double> gather(std::span<const double> params, const std::vector<std::size_t>& to) {
+    std::vector<double> local;
+    local.reserve(to.size());
+    for (const std::size_t index : to) {
+        local.push_back(params[index]);
+    }
+    return local;
+}
+
+}  // namespace
+
+std::vector<double> UnbinnedNll::projection_weights(std::span<const double> params,
+                                                    const std::vector<std::string>& tags) const {
+    const double integral = normalization_integral(params);
+    const double scale = state_->kind == Kind::kNll ? state_->data_weights / integral : 1.0;
+    const Projected projected = prepare_projection(state_->model, state_->parameters, tags,
+                                                   state_->accepted_events, state_->execution);
+    const std::vector<std::complex<double>> values =
+        projected.prepared->evaluate(gather(params, projected.to_term));
+    const std::span<const double> weights = state_->accepted_events.weights();
+    std::vector<double> result(values.size());
+    for (std::size_t j = 0; j < values.size(); ++j) {
+        result[j] = scale * weights[j] * values[j].real();
+    }
+    return result;
+}
+
+Evaluation UnbinnedNll::fit_fraction(std::span<const double> params,
+                                     const std::vector<std::string>& tags) const {
+    if (tags.empty()) {
+        throw ModelError("fit_fraction needs at least one amplitude tag");
+    }
+    const Evaluation total = normalization_integral_with_gradient(params);
+    const Projected projected = prepare_projection(state_->model, state_->parameters, tags,
+                                                   state_->accepted_events, state_->execution);
+    const runtime::ReductionEvaluation part = projected.prepared->reduce_with_gradient(
+        gather(params, projected.to_term), runtime::ReductionTransform::kReal);
+    std::vector<double> part_gradient(params.size(), 0.0);
+    for (std::size_t k = 0; k < projected.to_term.size(); ++k) {
+        part_gradient[projected.to_term[k]] = part.gradient[k];
+    }
+    Evaluation result{part.value / total.value, std::vector<double>(params.size())};
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        result.gradient[k] = (part_gradient[k] * total.value - part.value * total.gradient[k]) /
+                             (total.value * total.value);
+    }
+    return result;
+}
+
+}  // namespace laddu::likelihood

@@ -1,0 +1,404 @@
+#include <cmath>
+#include <complex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/compile/compiled_model.hpp>
+#include <laddu/data/dataset.hpp>
+#include <laddu/expr/expr.hpp>
+#include <laddu/expr/model.hpp>
+#include <laddu/likelihood/nll.hpp>
+
+namespace laddu::likelihood {
+namespace {
+
+using expr::Expr;
+using Complex = std::complex<double>;
+
+constexpr int kWaves = 3;
+
+struct Events {
+    std::vector<double> e, px, py, pz, x, w;
+};
+
+Events make_events(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Events ev;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double px = u(rng);
+        const double py = u(rng);
+        const double pz = u(rng);
+        ev.px.push_back(px);
+        ev.py.push_back(py);
+        ev.pz.push_back(pz);
+        ev.e.push_back(std::sqrt(px * px + py * py + pz * pz + 0.25));
+        ev.x.push_back(u(rng));
+        ev.w.push_back(0.5 + 0.5 * (u(rng) + 1.0));
+    }
+    return ev;
+}
+
+data::Dataset make_dataset(const Events& ev) {
+    const std::vector<data::P4Input> p4s{{"k", ev.e, ev.px, ev.py, ev.pz}};
+    const std::vector<data::ScalarInput> scalars{{"x", ev.x}};
+    return data::Dataset::from_arrays(p4s, scalars, ev.w);
+}
+
+// scale · |Σ_k (a_k + i b_k) A_k|² + offset with A_k = exp(i k x) · (k + m²).
+expr::Model make_model(double offset, double scale = 1.0) {
+    const Expr x = expr::scalar("x");
+    const Expr e = expr::p4_component("k", expr::P4Component::kE);
+    const Expr px = expr::p4_component("k", expr::P4Component::kPx);
+    const Expr py = expr::p4_component("k", expr::P4Component::kPy);
+    const Expr pz = expr::p4_component("k", expr::P4Component::kPz);
+    const Expr m2 = e * e - px * px - py * py - pz * pz;
+    Expr sum = expr::constant(Complex(0.0, 0.0));
+    for (int k = 0; k < kWaves; ++k) {
+        const Expr a = expr::parameter("a" + std::to_string(k), {.initial = 1.0});
+        const Expr b = expr::parameter("b" + std::to_string(k), {.initial = 0.0});
+        const Expr amp = expr::cis(static_cast<double>(k) * x) * (static_cast<double>(k) + m2);
+        sum = sum + expr::complex(a, b) * amp;
+    }
+    Expr intensity = expr::norm_sqr(sum);
+    if (scale != 1.0) {
+        intensity = scale * intensity;
+    }
+    if (offset != 0.0) {
+        intensity = intensity + offset;
+    }
+    return expr::Model(intensity);
+}
+
+// The same intensity per event, written directly with std::complex.
+double direct_intensity(const Events& ev, std::size_t i, const std::vector<double>& params,
+                        double offset) {
+    const double m2 =
+        ev.e[i] * ev.e[i] - ev.px[i] * ev.px[i] - ev.py[i] * ev.py[i] - ev.pz[i] * ev.pz[i];
+    Complex sum = 0.0;
+    for (int k = 0; k < kWaves; ++k) {
+        const Complex c(params[static_cast<std::size_t>(2 * k)],
+                        params[static_cast<std::size_t>(2 * k + 1)]);
+        sum += c * std::polar(1.0, k * ev.x[i]) * (k + m2);
+    }
+    return std::norm(sum) + offset;
+}
+
+struct DirectSums {
+    long double sum_log = 0.0L;
+    long double sum_weights = 0.0L;
+    long double integral = 0.0L;
+};
+
+DirectSums direct_sums(const Events& data, const Events& mc, const std::vector<double>& params,
+                       double offset) {
+    DirectSums s;
+    for (std::size_t i = 0; i < data.w.size(); ++i) {
+        s.sum_log += static_cast<long double>(data.w[i]) *
+                     std::log(static_cast<long double>(direct_intensity(data, i, params, offset)));
+        s.sum_weights += static_cast<long double>(data.w[i]);
+    }
+    for (std::size_t j = 0; j < mc.w.size(); ++j) {
+        s.integral += static_cast<long double>(mc.w[j]) *
+                      static_cast<long double>(direct_intensity(mc, j, params, offset));
+    }
+    return s;
+}
+
+template <typename F>
+std::vector<double> central_differences(const F& f, std::vector<double> x) {
+    std::vector<double> g;
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        const double h = 1e-5 * std::max(1.0, std::abs(x[k]));
+        const double x0 = x[k];
+        x[k] = x0 + h;
+        const double up = f(x);
+        x[k] = x0 - h;
+        const double down = f(x);
+        x[k] = x0;
+        g.push_back((up - down) / (2.0 * h));
+    }
+    return g;
+}
+
+runtime::Execution two_threads() {
+    runtime::Execution execution;
+    execution.threads = 2;
+    return execution;
+}
+
+class NllTest : public ::testing::Test {
+protected:
+    Events data_events_ = make_events(3001, 11);
+    Events mc_events_ = make_events(5003, 12);
+    data::Dataset data_ = make_dataset(data_events_);
+    data::Dataset mc_ = make_dataset(mc_events_);
+    std::vector<double> params_{0.7, -0.2, 0.3, 0.9, -1.1, 0.4};
+};
+
+TEST_F(NllTest, ParametersAreTheModelsFreeParameters) {
+    const NLL nll(make_model(0.1), data_, mc_, two_threads());
+    EXPECT_EQ(nll.name(), "nll");
+    EXPECT_EQ(nll.parameter_names(),
+              (std::vector<std::string>{"a0", "b0", "a1", "b1", "a2", "b2"}));
+    EXPECT_EQ(nll.parameters()[0].initial, 1.0);
+}
+
+TEST_F(NllTest, NllMatchesADirectSummation) {
+    for (const double offset : {0.0, 0.1}) {
+        const NLL nll(make_model(offset), data_, mc_, two_threads());
+        const DirectSums s = direct_sums(data_events_, mc_events_, params_, offset);
+        const double expected =
+            static_cast<double>(s.sum_weights * std::log(s.integral) - s.sum_log);
+        EXPECT_NEAR(nll.value(params_), expected, 1e-11 * std::abs(expected)) << offset;
+        EXPECT_NEAR(nll.normalization_integral(params_), static_cast<double>(s.integral),
+                    1e-12 * static_cast<double>(s.integral));
+        EXPECT_NEAR(nll.data_sum_weights(), static_cast<double>(s.sum_weights), 1e-12);
+        EXPECT_EQ(nll.value_and_gradient(params_).value, nll.value(params_));
+    }
+}
+
+TEST_F(NllTest, ExtendedNllMatchesADirectSummation) {
+    for (const double offset : {0.0, 0.1}) {
+        const ExtendedNLL nll(make_model(offset), data_, mc_, two_threads());
+        EXPECT_EQ(nll.name(), "extended_nll");
+        const DirectSums s = direct_sums(data_events_, mc_events_, params_, offset);
+        const double expected = static_cast<double>(s.integral - s.sum_log);
+        EXPECT_NEAR(nll.value(params_), expected, 1e-11 * std::abs(expected)) << offset;
+    }
+}
+
+TEST_F(NllTest, GradientsMatchCentralDifferences) {
+    const NLL nll(make_model(0.1), data_, mc_, two_threads());
+    const ExtendedNLL extended(make_model(0.1), data_, mc_, two_threads());
+    for (const UnbinnedNll* term :
+         {static_cast<const UnbinnedNll*>(&nll), static_cast<const UnbinnedNll*>(&extended)}) {
+        const std::vector<double> exact = term->gradient(params_);
+        const std::vector<double> numeric = central_differences(
+            [&](const std::vector<double>& p) { return term->value(p); }, params_);
+        ASSERT_EQ(exact.size(), numeric.size());
+        for (std::size_t k = 0; k < exact.size(); ++k) {
+            EXPECT_NEAR(exact[k], numeric[k], 1e-6 * std::max(1.0, std::abs(exact[k])))
+                << term->name() << " parameter " << k;
+        }
+    }
+}
+
+TEST_F(NllTest, NllIsInvariantUnderScalingTheIntensity) {
+    const NLL plain(make_model(0.1), data_, mc_, two_threads());
+    const NLL scaled(make_model(0.1 * 7.5, 7.5), data_, mc_, two_threads());
+    const double value = plain.value(params_);
+    EXPECT_NEAR(scaled.value(params_), value, 1e-10 * std::abs(value));
+    const std::vector<double> g = plain.gradient(params_);
+    const std::vector<double> gs = scaled.gradient(params_);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+        EXPECT_NEAR(gs[k], g[k], 1e-9 * std::max(1.0, std::abs(g[k])));
+    }
+}
+
+TEST_F(NllTest, FastNormalizationAgreesWithTheMcPass) {
+    const expr::Model model = make_model(0.0);
+    ASSERT_TRUE(compile::compile_model(model).normalization.has_value())
+        << "the coherent sum should decompose";
+    const NLL fast(model, data_, mc_, two_threads());
+    const NLL pass(model, data_, mc_, two_threads(), "nll", NormalizationStrategy::kMcPass);
+    EXPECT_TRUE(fast.uses_fast_normalization());
+    EXPECT_FALSE(pass.uses_fast_normalization());
+    const Evaluation f = fast.normalization_integral_with_gradient(params_);
+    const Evaluation p = pass.normalization_integral_with_gradient(params_);
+    EXPECT_NEAR(f.value, p.value, 1e-12 * std::abs(p.value));
+    for (std::size_t k = 0; k < p.gradient.size(); ++k) {
+        EXPECT_NEAR(f.gradient[k], p.gradient[k], 1e-12 * std::abs(p.value)) << k;
+    }
+    const Evaluation fv = fast.value_and_gradient(params_);
+    const Evaluation pv = pass.value_and_gradient(params_);
+    EXPECT_NEAR(fv.value, pv.value, 1e-12 * std::abs(pv.value));
+    for (std::size_t k = 0; k < pv.gradient.size(); ++k) {
+        EXPECT_NEAR(fv.gradient[k], pv.gradient[k], 1e-10 * std::max(1.0, std::abs(pv.gradient[k])))
+            << k;
+    }
+}
+
+TEST_F(NllTest, ModelsWithoutADecompositionFallBackToTheMcPass) {
+    // exp(a0 · x) is not a Hermitian form in parameter-only coefficients.
+    const Expr a = expr::parameter("a0", {.initial = 0.5});
+    const expr::Model model(expr::exp(a * expr::scalar("x")));
+    ASSERT_FALSE(compile::compile_model(model).normalization.has_value());
+    const NLL nll(model, data_, mc_, two_threads());
+    EXPECT_FALSE(nll.uses_fast_normalization());
+    const std::vector<double> p{0.3};
+    long double integral = 0.0L;
+    for (std::size_t j = 0; j < mc_events_.w.size(); ++j) {
+        integral += static_cast<long double>(mc_events_.w[j] * std::exp(0.3 * mc_events_.x[j]));
+    }
+    EXPECT_NEAR(nll.normalization_integral(p), static_cast<double>(integral),
+                1e-12 * static_cast<double>(integral));
+}
+
+TEST_F(NllTest, ValuesAndGradientsAreBitIdenticalForAnyThreadCount) {
+    for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
+        runtime::Execution one;
+        one.threads = 1;
+        const NLL reference(make_model(0.0), data_, mc_, one, "nll", strategy);
+        const Evaluation expected = reference.value_and_gradient(params_);
+        for (const std::size_t threads : {2U, 3U}) {
+            runtime::Execution many;
+            many.threads = threads;
+            const NLL nll(make_model(0.0), data_, mc_, many, "nll", strategy);
+            const Evaluation e = nll.value_and_gradient(params_);
+            EXPECT_EQ(e.value, expected.value) << threads;
+            EXPECT_EQ(e.gradient, expected.gradient) << threads;
+        }
+    }
+}
+
+TEST_F(NllTest, FastNormalizationKeepsIncoherentGroupsApart) {
+    // |Σ_k c_k A_k|² + |c_3 B|²: two coherent groups, no interference between them.
+    const Expr x = expr::scalar("x");
+    const Expr c0 = expr::complex(expr::parameter("a0"), expr::parameter("b0"));
+    const Expr c1 = expr::complex(expr::parameter("a1"), expr::parameter("b1"));
+    const Expr c2 = expr::complex(expr::parameter("a2"), expr::parameter("b2"));
+    const expr::Model model(expr::norm_sqr(c0 * expr::cis(x) + c1 * expr::cis(2.0 * x)) +
+                            expr::norm_sqr(c2 * (x * x + 1.0)));
+    ASSERT_TRUE(compile::compile_model(model).normalization.has_value());
+    const NLL fast(model, data_, mc_, two_threads());
+    const NLL pass(model, data_, mc_, two_threads(), "nll", NormalizationStrategy::kMcPass);
+    ASSERT_TRUE(fast.uses_fast_normalization());
+    const Evaluation f = fast.normalization_integral_with_gradient(params_);
+    const Evaluation p = pass.normalization_integral_with_gradient(params_);
+    long double direct = 0.0L;
+    for (std::size_t j = 0; j < mc_events_.w.size(); ++j) {
+        const double xj = mc_events_.x[j];
+        const Complex s1 = Complex(params_[0], params_[1]) * std::polar(1.0, xj) +
+                           Complex(params_[2], params_[3]) * std::polar(1.0, 2.0 * xj);
+        const Complex s2 = Complex(params_[4], params_[5]) * (xj * xj + 1.0);
+        direct += static_cast<long double>(mc_events_.w[j] * (std::norm(s1) + std::norm(s2)));
+    }
+    EXPECT_NEAR(f.value, static_cast<double>(direct), 1e-12 * static_cast<double>(direct));
+    EXPECT_NEAR(f.value, p.value, 1e-12 * std::abs(p.value));
+    for (std::size_t k = 0; k < p.gradient.size(); ++k) {
+        EXPECT_NEAR(f.gradient[k], p.gradient[k], 1e-12 * std::abs(p.value)) << k;
+    }
+}
+
+// |c0 e^{ix} [S] + c1 (x² + 1) [P]|² with tagged amplitudes.
+expr::Model tagged_model() {
+    const Expr x = expr::scalar("x");
+    const Expr c0 = expr::complex(expr::parameter("a0"), expr::parameter("b0"));
+    const Expr c1 = expr::complex(expr::parameter("a1"), expr::parameter("b1"));
+    return expr::Model(
+        expr::norm_sqr((c0 * expr::cis(x)).tagged("S") + (c1 * (x * x + 1.0)).tagged("P")));
+}
+
+TEST_F(NllTest, FitFractionsAndProjectionWeightsMatchADirectSum) {
+    const NLL nll(tagged_model(), data_, mc_, two_threads());
+    const std::vector<double> p{0.7, -0.2, 0.3, 0.9};
+    long double s_part = 0.0L;
+    long double total = 0.0L;
+    for (std::size_t j = 0; j < mc_events_.w.size(); ++j) {
+        const double xj = mc_events_.x[j];
+        const Complex s = Complex(p[0], p[1]) * std::polar(1.0, xj);
+        const Complex pw = Complex(p[2], p[3]) * (xj * xj + 1.0);
+        s_part += static_cast<long double>(mc_events_.w[j] * std::norm(s));
+        total += static_cast<long double>(mc_events_.w[j] * std::norm(s + pw));
+    }
+    const double expected = static_cast<double>(s_part / total);
+    const Evaluation ff = nll.fit_fraction(p, {"S"});
+    EXPECT_NEAR(ff.value, expected, 1e-12);
+    const std::vector<double> numeric = central_differences(
+        [&](const std::vector<double>& q) { return nll.fit_fraction(q, {"S"}).value; }, p);
+    for (std::size_t k = 0; k < p.size(); ++k) {
+        EXPECT_NEAR(ff.gradient[k], numeric[k], 1e-7) << k;
+    }
+    EXPECT_NEAR(nll.fit_fraction(p, {"S", "P"}).value, 1.0, 1e-12);
+
+    long double full = 0.0L;
+    for (const double w : nll.projection_weights(p)) {
+        full += static_cast<long double>(w);
+    }
+    EXPECT_NEAR(static_cast<double>(full), nll.data_sum_weights(), 1e-9);
+    long double s_weights = 0.0L;
+    for (const double w : nll.projection_weights(p, {"S"})) {
+        s_weights += static_cast<long double>(w);
+    }
+    EXPECT_NEAR(static_cast<double>(s_weights), expected * nll.data_sum_weights(), 1e-9);
+    try {
+        (void)nll.fit_fraction(p, {"D"});
+        FAIL() << "expected ModelError";
+    } catch (const ModelError& e) {
+        EXPECT_NE(std::string(e.what()).find("no amplitude tagged 'D'; its tags are [P, S]"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW((void)nll.fit_fraction(p, {}), ModelError);
+}
+
+// I = a + x: positive on the data (x in [1, 2]) for a = 0, negative on the "MC" (x in [-3, -2]).
+class NllErrorTest : public ::testing::Test {
+protected:
+    static data::Dataset scalar_dataset(double low) {
+        std::vector<double> x;
+        for (int i = 0; i < 100; ++i) {
+            x.push_back(low + 0.01 * i);
+        }
+        const std::vector<data::ScalarInput> scalars{{"x", x}};
+        const std::vector<data::P4Input> no_p4s;
+        const std::vector<double> weights(x.size(), 1.0);
+        return data::Dataset::from_arrays(no_p4s, scalars, weights);
+    }
+
+    expr::Model model_{expr::parameter("a", {.initial = 0.0}) + expr::scalar("x")};
+    data::Dataset data_ = scalar_dataset(1.0);
+    data::Dataset mc_ = scalar_dataset(-3.0);
+};
+
+TEST_F(NllErrorTest, ANonPositiveIntegralIsAnEvaluationError) {
+    for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
+        const NLL nll(model_, data_, mc_, {}, "nll", strategy);
+        const ExtendedNLL extended(model_, data_, mc_, {}, "ext", strategy);
+        const std::vector<double> p{0.0};
+        for (const UnbinnedNll* term :
+             {static_cast<const UnbinnedNll*>(&nll), static_cast<const UnbinnedNll*>(&extended)}) {
+            try {
+                (void)term->value(p);
+                FAIL() << "expected EvaluationError";
+            } catch (const EvaluationError& e) {
+                EXPECT_NE(std::string(e.what()).find("normalisation integral"), std::string::npos)
+                    << e.what();
+            }
+            EXPECT_THROW((void)term->value_and_gradient(p), EvaluationError);
+        }
+    }
+}
+
+TEST_F(NllErrorTest, ANonPositiveDataIntensityNamesTheEvent) {
+    const NLL nll(model_, data_, data_, {});
+    try {
+        (void)nll.value(std::vector<double>{-1.0});  // I = x - 1 is 0 for event 0
+        FAIL() << "expected EvaluationError";
+    } catch (const EvaluationError& e) {
+        EXPECT_NE(std::string(e.what()).find("event"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(NllErrorTest, AWrongParameterCountIsAnEvaluationError) {
+    const NLL nll(model_, data_, data_, {});
+    try {
+        (void)nll.value(std::vector<double>{1.0, 2.0});
+        FAIL() << "expected EvaluationError";
+    } catch (const EvaluationError& e) {
+        EXPECT_NE(std::string(e.what()).find("takes 1 parameter"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(NllErrorTest, MissingColumnsAreADataError) {
+    const expr::Model model(expr::parameter("a", {.initial = 1.0}) + expr::scalar("y"));
+    EXPECT_THROW(NLL(model, data_, mc_), DataError);
+}
+
+}  // namespace
+}  // namespace laddu::likelihood

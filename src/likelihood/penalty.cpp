@@ -1,0 +1,76 @@
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/likelihood/penalty.hpp>
+
+namespace laddu::likelihood {
+namespace {
+
+std::vector<expr::Parameter> bare_parameters(const std::string& term,
+                                             const std::vector<std::string>& names, double lambda) {
+    if (names.empty()) {
+        throw ModelError(fmt::format("penalty '{}' names no parameters; pass at least one", term));
+    }
+    if (!std::isfinite(lambda) || lambda < 0.0) {
+        throw ModelError(
+            fmt::format("penalty '{}' has strength {}; it must be finite and >= 0", term, lambda));
+    }
+    std::set<std::string> seen;
+    std::vector<expr::Parameter> parameters;
+    for (const std::string& n : names) {
+        if (!seen.insert(n).second) {
+            throw ModelError(fmt::format("penalty '{}' names parameter '{}' twice", term, n));
+        }
+        parameters.push_back(expr::Parameter::make(n));
+    }
+    return parameters;
+}
+
+}  // namespace
+
+RidgePenalty::RidgePenalty(const std::vector<std::string>& names, double lambda, std::string name)
+    : name_(std::move(name)), parameters_(bare_parameters(name_, names, lambda)), lambda_(lambda) {}
+
+double RidgePenalty::value(std::span<const double> params) const {
+    check_parameter_count(name_, parameters_.size(), params.size());
+    double sum = 0.0;
+    for (const double x : params) {
+        sum += x * x;
+    }
+    return lambda_ * sum;
+}
+
+Evaluation RidgePenalty::value_and_gradient(std::span<const double> params) const {
+    Evaluation result{value(params), {}};
+    for (const double x : params) {
+        result.gradient.push_back(2.0 * lambda_ * x);
+    }
+    return result;
+}
+
+LassoPenalty::LassoPenalty(const std::vector<std::string>& names, double lambda, std::string name)
+    : name_(std::move(name)), parameters_(bare_parameters(name_, names, lambda)), lambda_(lambda) {}
+
+double LassoPenalty::value(std::span<const double> params) const {
+    check_parameter_count(name_, parameters_.size(), params.size());
+    double sum = 0.0;
+    for (const double x : params) {
+        sum += std::abs(x);
+    }
+    return lambda_ * sum;
+}
+
+Evaluation LassoPenalty::value_and_gradient(std::span<const double> params) const {
+    Evaluation result{value(params), {}};
+    for (const double x : params) {
+        const double sign = x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0);
+        result.gradient.push_back(lambda_ * sign);
+    }
+    return result;
+}
+
+}  // namespace laddu::likelihood
