@@ -193,8 +193,9 @@ int bench_kmatrix(std::span<const std::string_view> args) {
         out["seconds_per_value"] = per_value;
         out["seconds_per_value_and_gradient"] = per_gradient;
         out["threads"] = options.execution.resolved_threads();
+        out["fast_normalization"] = nll.uses_fast_normalization();
         out["precision"] = options.execution.precision == runtime::Precision::kF32 ? "f32" : "f64";
-        out["backend"] = "interpreter";
+        out["backend"] = std::string(nll.backend());
         std::puts(out.dump().c_str());
         return 0;
     } catch (const std::invalid_argument&) {

@@ -93,6 +93,10 @@ bool UnbinnedNll::uses_fast_normalization() const noexcept {
     return state_->fast != nullptr;
 }
 
+std::string_view UnbinnedNll::backend() const noexcept {
+    return state_->data->backend();
+}
+
 double UnbinnedNll::data_sum_weights() const noexcept {
     return state_->data_weights;
 }

@@ -19,6 +19,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,9 @@ public:
 
     /// True when the integral uses the precomputed matrix (kAuto and a decomposable model).
     [[nodiscard]] bool uses_fast_normalization() const noexcept;
+
+    /// The backend that evaluates the model over the data: "interpreter" or "jit".
+    [[nodiscard]] std::string_view backend() const noexcept;
 
     /// Σ_i w_i over the data.
     [[nodiscard]] double data_sum_weights() const noexcept;
