@@ -103,3 +103,15 @@ def test_python_and_cpp_agree_bit_for_bit_across_threads():
     v2, g2 = two.value_and_gradient(PARAMS)
     assert v1 == v2
     np.testing.assert_array_equal(g1, g2)
+
+
+def test_concurrent_calls_from_python_threads_are_safe_and_identical():
+    import concurrent.futures
+
+    nll = ld.NLL(coherent_model(), data=events(20000, 7), accepted_mc=events(20000, 8))
+    expected = nll.value_and_gradient(PARAMS)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: nll.value_and_gradient(PARAMS), range(16)))
+    for value, gradient in results:
+        assert value == expected[0]
+        np.testing.assert_array_equal(gradient, expected[1])

@@ -74,6 +74,9 @@ void ThreadPool::parallel_for_chunks(
     if (n_chunks == 0) {
         return;
     }
+    // One job at a time: callers on other threads (Python threads sharing a likelihood) wait
+    // here instead of overwriting the running job.
+    const std::lock_guard job_lock(job_mutex_);
     {
         const std::lock_guard lock(mutex_);
         job_ = &fn;

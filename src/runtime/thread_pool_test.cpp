@@ -1,5 +1,6 @@
 #include <atomic>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -51,6 +52,36 @@ TEST(ThreadPool, RethrowsTheLowestThrowingChunk) {
 TEST(ThreadPool, ZeroChunksIsANoOp) {
     ThreadPool pool(2);
     pool.parallel_for_chunks(0, [](std::size_t, std::size_t) { FAIL(); });
+}
+
+}  // namespace
+}  // namespace laddu::runtime
+
+namespace laddu::runtime {
+namespace {
+
+TEST(ThreadPoolConcurrency, CallersOnSeveralThreadsShareOnePoolSafely) {
+    ThreadPool pool(2);
+    std::vector<std::thread> callers;
+    std::vector<std::size_t> sums(4, 0);
+    for (std::size_t c = 0; c < sums.size(); ++c) {
+        callers.emplace_back([&pool, &sums, c] {
+            for (int repeat = 0; repeat < 50; ++repeat) {
+                std::vector<std::size_t> seen(64, 0);
+                pool.parallel_for_chunks(
+                    seen.size(), [&](std::size_t chunk, std::size_t) { seen[chunk] += chunk + 1; });
+                for (const std::size_t s : seen) {
+                    sums[c] += s;
+                }
+            }
+        });
+    }
+    for (std::thread& t : callers) {
+        t.join();
+    }
+    for (const std::size_t s : sums) {
+        EXPECT_EQ(s, 50U * 64U * 65U / 2U);  // every chunk exactly once per call
+    }
 }
 
 }  // namespace

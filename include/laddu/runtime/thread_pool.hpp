@@ -2,7 +2,8 @@
 //
 // Work is split into chunks whose boundaries the caller fixes (never the pool), so results
 // merged in chunk order are identical whatever the thread count. The calling thread works
-// too, as worker 0. One parallel_for_chunks() runs at a time per pool.
+// too, as worker 0. One parallel_for_chunks() runs at a time per pool: calls from other threads
+// wait for the running one (so a pool may be shared by concurrent callers).
 #pragma once
 
 #include <condition_variable>
@@ -42,6 +43,7 @@ private:
     void run_chunks(std::size_t worker);
 
     std::vector<std::thread> workers_;
+    std::mutex job_mutex_;  ///< held for a whole parallel_for_chunks(): one job at a time
     std::mutex mutex_;
     std::condition_variable start_;
     std::condition_variable done_;

@@ -1,0 +1,161 @@
+// Fitting from Python: Likelihood.fit(initial=, method=, max_steps=, progress=) returning a
+// FitResult (values, uncertainties, covariance, converged, ...), and fit_restarts. The GIL is
+// released while the minimiser runs (a progress callback re-acquires it for each call).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/fit/fit.hpp>
+#include <laddu/fit/minimizer.hpp>
+#include <laddu/likelihood/likelihood.hpp>
+
+#include "bindings.hpp"
+
+namespace py = pybind11;
+
+namespace laddu::python {
+
+namespace {
+
+fit::Method parse_method(const std::string& method) {
+    if (method == "lbfgsb" || method == "l-bfgs-b") {
+        return fit::Method::kLbfgsb;
+    }
+    if (method == "nelder_mead" || method == "nelder-mead") {
+        return fit::Method::kNelderMead;
+    }
+    if (method == "migrad" || method == "variable_metric") {
+        return fit::Method::kVariableMetric;
+    }
+    throw py::value_error("method must be 'lbfgsb', 'nelder_mead' or 'migrad', got '" + method +
+                          "'");
+}
+
+std::vector<double> start_values(const likelihood::Likelihood& likelihood,
+                                 const py::object& initial) {
+    if (initial.is_none()) {
+        return likelihood.default_parameters();
+    }
+    if (py::isinstance<py::dict>(initial)) {
+        return likelihood.values_from(initial.cast<std::map<std::string, double>>());
+    }
+    auto values = initial.cast<std::vector<double>>();
+    if (values.size() != likelihood.size()) {
+        throw py::value_error(
+            fmt::format("expected {} initial values ([{}]), got {}", likelihood.size(),
+                        fmt::join(likelihood.parameter_names(), ", "), values.size()));
+    }
+    return values;
+}
+
+fit::FitOptions make_options(const std::string& method, std::size_t max_steps,
+                             const std::optional<py::function>& progress) {
+    fit::FitOptions options;
+    options.minimizer.method = parse_method(method);
+    options.minimizer.max_iterations = max_steps;
+    if (progress) {
+        py::function callback = *progress;
+        options.minimizer.progress = [callback](const fit::Progress& p) {
+            const py::gil_scoped_acquire gil;
+            const py::object keep_going =
+                callback(p.iteration, p.value, std::vector<double>(p.x.begin(), p.x.end()));
+            return keep_going.is_none() || keep_going.cast<bool>();
+        };
+    }
+    return options;
+}
+
+py::array_t<double> matrix(const std::vector<double>& values, std::size_t n) {
+    py::array_t<double> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(n)});
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+}
+
+}  // namespace
+
+void bind_fit(py::module_& module) {
+    py::class_<fit::FitResult>(module, "FitResult", "The outcome of a fit.")
+        .def_readonly("parameter_names", &fit::FitResult::names)
+        .def_property_readonly("x", [](const fit::FitResult& r) { return r.values; })
+        .def_readonly("values", &fit::FitResult::values)
+        .def_readonly("uncertainties", &fit::FitResult::uncertainties)
+        .def_property_readonly("errors", [](const fit::FitResult& r) { return r.uncertainties; })
+        .def_property_readonly(
+            "covariance",
+            [](const fit::FitResult& r) { return matrix(r.covariance, r.names.size()); })
+        .def_property_readonly(
+            "correlation",
+            [](const fit::FitResult& r) { return matrix(r.correlation, r.names.size()); })
+        .def_readonly("fx", &fit::FitResult::value)
+        .def_readonly("converged", &fit::FitResult::converged)
+        .def_property_readonly("termination",
+                               [](const fit::FitResult& r) {
+                                   return std::string(fit::termination_name(r.termination));
+                               })
+        .def_readonly("message", &fit::FitResult::message)
+        .def_readonly("iterations", &fit::FitResult::iterations)
+        .def_readonly("value_evaluations", &fit::FitResult::value_evaluations)
+        .def_readonly("gradient_evaluations", &fit::FitResult::gradient_evaluations)
+        .def_readonly("wall_seconds", &fit::FitResult::wall_seconds)
+        .def(
+            "as_dict",
+            [](const fit::FitResult& r) {
+                py::dict out;
+                for (std::size_t i = 0; i < r.names.size(); ++i) {
+                    out[py::str(r.names[i])] = py::make_tuple(r.values[i], r.uncertainties[i]);
+                }
+                return out;
+            },
+            "{name: (value, uncertainty)}")
+        .def("__str__", &fit::FitResult::to_string)
+        .def("__repr__", [](const fit::FitResult& r) {
+            return fmt::format("FitResult(converged={}, fx={}, {} parameters)",
+                               r.converged ? "True" : "False", r.value, r.names.size());
+        });
+
+    auto likelihood_class =
+        py::reinterpret_borrow<py::class_<likelihood::Likelihood>>(module.attr("Likelihood"));
+    likelihood_class.def(
+        "fit",
+        [](const likelihood::Likelihood& self, const py::object& initial, const std::string& method,
+           std::size_t max_steps, const std::optional<py::function>& progress) {
+            const std::vector<double> start = start_values(self, initial);
+            const fit::FitOptions options = make_options(method, max_steps, progress);
+            const py::gil_scoped_release release;
+            return fit::fit(self, start, options);
+        },
+        py::arg("initial") = py::none(), py::kw_only(), py::arg("method") = "lbfgsb",
+        py::arg("max_steps") = 5000, py::arg("progress") = std::nullopt,
+        "Minimises the likelihood from `initial` (a sequence, a partial dict by name, or None "
+        "for the defaults). A fit that does not converge returns converged=False. progress, if "
+        "given, is called as progress(iteration, value, x) and may return False to stop.");
+    likelihood_class.def(
+        "fit_restarts",
+        [](const likelihood::Likelihood& self, std::size_t restarts, const py::object& initial,
+           std::uint64_t seed, const std::string& method) {
+            const std::vector<double> start = start_values(self, initial);
+            fit::RestartOptions options;
+            options.starts = restarts;
+            options.seed = seed;
+            const fit::FitOptions fit_options = make_options(method, 5000, std::nullopt);
+            fit::RestartResult result;
+            {
+                const py::gil_scoped_release release;
+                result = fit::fit_restarts(self, start, options, fit_options);
+            }
+            return py::make_tuple(result.fits, result.best);
+        },
+        py::arg("restarts"), py::arg("initial") = py::none(), py::kw_only(), py::arg("seed") = 0,
+        py::arg("method") = "lbfgsb",
+        "Fits from `restarts` seeded starts; returns (fits, index of the best).");
+}
+
+}  // namespace laddu::python

@@ -1,0 +1,76 @@
+"""Likelihood.fit from Python: a closure fit recovers the truth within its uncertainties."""
+
+import numpy as np
+import pytest
+
+import laddu_cpp as ld
+
+
+def model():
+    s = ld.scalar("s")
+    mass = ld.parameter("mass", initial=1.0, bounds=(0.8, 1.2))
+    width = ld.parameter("width", initial=0.1, bounds=(0.02, 0.3))
+    return ld.Model((1.0 / (mass**2 - s - 1j * mass * width)).norm_sqr() * mass * width + 0.2)
+
+
+@pytest.fixture(scope="module")
+def samples():
+    rng = np.random.default_rng(11)
+    mc = ld.Dataset.from_arrays(scalars={"s": rng.uniform(0.5, 1.5, 100000)})
+    truth = {"mass": 1.02, "width": 0.12}
+    intensity = model().evaluate(mc, parameters=truth)
+    keep = rng.uniform(0, intensity.max(), len(intensity)) < intensity
+    data = ld.Dataset.from_arrays(scalars={"s": mc.column("s")[keep][:5000]})
+    return data, mc, truth
+
+
+@pytest.mark.parametrize("method", ["lbfgsb", "migrad", "nelder_mead"])
+def test_closure_fit_recovers_the_truth(samples, method):
+    data, mc, truth = samples
+    likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc)])
+    result = likelihood.fit({"mass": 0.97, "width": 0.09}, method=method)
+    assert result.converged, result.message
+    assert result.parameter_names == ["mass", "width"]
+    for name, value, error in zip(result.parameter_names, result.values, result.uncertainties):
+        assert error > 0
+        assert abs(value - truth[name]) < 3 * error, (name, value, error)
+    cov = result.covariance
+    assert cov.shape == (2, 2)
+    np.testing.assert_allclose(np.sqrt(np.diag(cov)), result.uncertainties, rtol=1e-12)
+    assert result.fx == pytest.approx(likelihood.value(result.values), rel=1e-14)
+    assert "mass" in str(result)
+
+
+def test_progress_callback_sees_iterations_and_can_stop(samples):
+    data, mc, _ = samples
+    likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc)])
+    seen = []
+
+    def progress(iteration, value, x):
+        seen.append((iteration, value, list(x)))
+        return len(seen) < 2
+
+    result = likelihood.fit(progress=progress)
+    assert len(seen) == 2
+    assert not result.converged
+    assert result.termination != ""
+
+
+def test_unknown_start_names_and_methods_are_errors(samples):
+    data, mc, _ = samples
+    likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc)])
+    with pytest.raises(ld.ModelError, match="nope"):
+        likelihood.fit({"nope": 1.0})
+    with pytest.raises(ValueError, match="method must be"):
+        likelihood.fit(method="sgd")
+    with pytest.raises(ValueError, match="expected 2 initial values"):
+        likelihood.fit([1.0])
+
+
+def test_restarts_are_deterministic(samples):
+    data, mc, _ = samples
+    likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc)])
+    fits_a, best_a = likelihood.fit_restarts(3, seed=5)
+    fits_b, best_b = likelihood.fit_restarts(3, seed=5)
+    assert best_a == best_b
+    assert [f.values for f in fits_a] == [f.values for f in fits_b]
