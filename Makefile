@@ -3,7 +3,7 @@ PRESET ?= relassert
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 
-.PHONY: test deps configure build ctest sanitize format format-check tidy clean
+.PHONY: test deps configure build ctest demo sanitize format format-check tidy clean
 
 test: deps build ctest
 
@@ -18,6 +18,17 @@ build: configure
 
 ctest:
 	ctest --preset $(PRESET) -j $(JOBS)
+
+# The main job: generate, fit and plot laddu's K-matrix model (apps/laddu-cpp/demo.cpp), with
+# its output (fit table, projections, projections.png) in demo-output/. DEMO_ARGS passes options,
+# e.g. make demo DEMO_ARGS="--events 30000".
+DEMO_DIR := demo-output
+DEMO_ARGS ?=
+
+demo: deps build
+	rm -rf $(DEMO_DIR)
+	$(BUILD_DIR)/apps/laddu-cpp/laddu-cpp demo --output $(DEMO_DIR) $(DEMO_ARGS)
+	/usr/bin/python3 examples/python/plot_demo.py $(DEMO_DIR)
 
 # ASan + UBSan build and tests (preset dev).
 sanitize:

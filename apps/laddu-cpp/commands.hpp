@@ -13,4 +13,7 @@ int data_info(std::span<const std::string_view> args);
 /// `laddu-cpp bench kmatrix --data FILE [--params JSON] ... --json`.
 int bench_kmatrix(std::span<const std::string_view> args);
 
+/// `laddu-cpp demo [--events N] [--mc N] [--seed S] [--threads T] [--output DIR]`.
+int demo(std::span<const std::string_view> args);
+
 }  // namespace laddu::cli

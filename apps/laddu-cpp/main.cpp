@@ -12,7 +12,8 @@ constexpr std::string_view kUsage =
     "commands:\n"
     "  data info FILE... [--json]   schema, event count and per-column min/max/sum of Parquet "
     "files\n"
-    "  bench kmatrix --data FILE ... laddu's K-matrix benchmark NLL and gradient as JSON\n";
+    "  bench kmatrix --data FILE ... laddu's K-matrix benchmark NLL and gradient as JSON\n"
+    "  demo [--events N] [--mc N]    generate, fit and project the K-matrix model (make demo)\n";
 
 }  // namespace
 
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
     }
     if (args.size() >= 2 && args[0] == "bench" && args[1] == "kmatrix") {
         return laddu::cli::bench_kmatrix(std::span<const std::string_view>(args).subspan(2));
+    }
+    if (!args.empty() && args[0] == "demo") {
+        return laddu::cli::demo(std::span<const std::string_view>(args).subspan(1));
     }
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
         std::fputs(kUsage.data(), stdout);
