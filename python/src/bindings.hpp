@@ -11,6 +11,9 @@ void bind_base(pybind11::module_& module);
 /// Expressions, parameters and Model (laddu's expression vocabulary).
 void bind_expr(pybind11::module_& module);
 
+/// Vec3/Vec4, Channel, angular functions, line shapes, Kopf K-matrices, ld.particles.
+void bind_physics(pybind11::module_& module);
+
 /// Dataset, ParquetSink, read_parquet.
 void bind_data(pybind11::module_& module);
 
@@ -19,5 +22,8 @@ void bind_runtime(pybind11::module_& module);
 
 /// NLL, ExtendedNLL, penalties and Likelihood.
 void bind_likelihood(pybind11::module_& module);
+
+/// FitResult and Likelihood.fit / fit_restarts (needs bind_likelihood first).
+void bind_fit(pybind11::module_& module);
 
 }  // namespace laddu::python

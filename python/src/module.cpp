@@ -8,7 +8,9 @@ PYBIND11_MODULE(_core, module) {
     module.doc() = "laddu-cpp compiled core (import laddu_cpp instead)";
     laddu::python::bind_base(module);
     laddu::python::bind_expr(module);
+    laddu::python::bind_physics(module);
     laddu::python::bind_data(module);
     laddu::python::bind_runtime(module);
     laddu::python::bind_likelihood(module);
+    laddu::python::bind_fit(module);
 }

@@ -1,0 +1,641 @@
+// laddu's physics vocabulary for Python: Vec3/Vec4 of expressions, Channel/Edge/Vertex and
+// VertexFrame angles, Wigner D, Y_lm, Z_lm, Clebsch-Gordan, J/M spins, the line shapes (q, rho,
+// chew_mandelstam, blatt_weisskopf, Breit-Wigners, Flatte), the Kopf K-matrices, the K-matrix
+// benchmark model, and the ld.particles catalogue. Names follow laddu-architecture.md sections
+// 2.3-2.5. Spins are given as Python numbers (1.5, Fraction(3, 2)) or ld.J/ld.M and doubled here.
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pybind11/complex.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <laddu/amplitudes/barrier.hpp>
+#include <laddu/amplitudes/breit_wigner.hpp>
+#include <laddu/amplitudes/chew_mandelstam.hpp>
+#include <laddu/amplitudes/couplings.hpp>
+#include <laddu/amplitudes/flatte.hpp>
+#include <laddu/amplitudes/kmatrix_benchmark.hpp>
+#include <laddu/amplitudes/kopf.hpp>
+#include <laddu/amplitudes/two_body.hpp>
+#include <laddu/base/error.hpp>
+#include <laddu/expr/expr.hpp>
+#include <laddu/expr/model.hpp>
+#include <laddu/physics/channel.hpp>
+#include <laddu/physics/clebsch_gordan.hpp>
+#include <laddu/physics/harmonics.hpp>
+#include <laddu/physics/particles.hpp>
+#include <laddu/physics/quantum.hpp>
+#include <laddu/physics/reaction.hpp>
+#include <laddu/physics/vectors.hpp>
+#include <laddu/physics/wigner.hpp>
+
+#include "bindings.hpp"
+
+namespace py = pybind11;
+
+namespace laddu::python {
+
+namespace {
+
+using expr::Expr;
+using physics::Vec3;
+using physics::Vec4;
+
+// Python numbers and expressions become Expr (as bind_expr.cpp's conversion does).
+Expr as_expr(const py::handle& value) {
+    if (py::isinstance<Expr>(value)) {
+        return value.cast<Expr>();
+    }
+    if (py::isinstance<py::bool_>(value)) {
+        throw py::type_error("a bool is not an expression; use 1.0 or 0.0");
+    }
+    if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) {
+        return expr::constant(value.cast<double>());
+    }
+    if (PyComplex_Check(value.ptr()) != 0) {
+        return expr::constant(value.cast<std::complex<double>>());
+    }
+    throw py::type_error("cannot use an object of type '" +
+                         std::string(py::str(py::type::of(value).attr("__name__"))) +
+                         "' as an expression (expected Expr, int, float or complex)");
+}
+
+// A spin or projection quantum number, kept doubled so half-integers are exact (ld.J, ld.M).
+struct Spin {
+    int doubled;
+};
+
+// 2x of a spin given as ld.J/ld.M, an int, a float or a Fraction; ValueError unless 2x is an
+// integer.
+int doubled(const py::handle& value, const char* what) {
+    if (py::isinstance<Spin>(value)) {
+        return value.cast<Spin>().doubled;
+    }
+    if (py::isinstance<py::bool_>(value)) {
+        throw py::type_error(std::string(what) + " must be a number, not a bool");
+    }
+    const double twice = 2.0 * py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
+    const double rounded = std::round(twice);
+    if (!std::isfinite(twice) || std::abs(twice - rounded) > 1e-9 || std::abs(rounded) > 1e6) {
+        throw py::value_error(std::string(what) + " must be an integer or half-integer, got " +
+                              std::string(py::str(value)));
+    }
+    return static_cast<int>(rounded);
+}
+
+Spin make_j(const py::object& value) {
+    const int two_j = doubled(value, "J");
+    if (two_j < 0) {
+        throw py::value_error("J must be non-negative, got " + std::string(py::str(value)));
+    }
+    return Spin{two_j};
+}
+
+std::string spin_text(int two) {
+    if (two % 2 == 0) {
+        return std::to_string(two / 2);
+    }
+    return std::to_string(two) + "/2";
+}
+
+// laddu's WignerD(j, m', m): .d(beta) and .D(alpha, beta, gamma).
+struct WignerD {
+    int two_j;
+    int two_m_prime;
+    int two_m;
+};
+
+physics::Reflectivity reflectivity(const py::object& value) {
+    if (py::isinstance<py::str>(value)) {
+        const auto text = value.cast<std::string>();
+        if (text == "+" || text == "positive") {
+            return physics::Reflectivity::kPositive;
+        }
+        if (text == "-" || text == "negative") {
+            return physics::Reflectivity::kNegative;
+        }
+    } else if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value)) {
+        const auto sign = value.cast<long long>();
+        if (sign == 1) {
+            return physics::Reflectivity::kPositive;
+        }
+        if (sign == -1) {
+            return physics::Reflectivity::kNegative;
+        }
+    }
+    throw py::value_error("reflectivity must be +1, -1, '+' or '-', got " +
+                          std::string(py::str(value)));
+}
+
+template <std::size_t N>
+std::array<Expr, N> production(const py::sequence& values, const char* function) {
+    if (values.size() != N) {
+        throw ModelError(std::string(function) + " needs " + std::to_string(N) +
+                         " production couplings (one per pole), got " +
+                         std::to_string(values.size()));
+    }
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<Expr, N>{as_expr(values[I])...};
+    }(std::make_index_sequence<N>{});
+}
+
+// laddu's Edge(name, p4=...): p4 is an event column name, a Vec4 expression, or None (inferred).
+struct Edge {
+    std::string name;
+    std::optional<std::string> column;
+    std::optional<Vec4> p4;
+};
+
+Edge make_edge(const std::string& name, const py::object& p4) {
+    if (p4.is_none()) {
+        return Edge{name, std::nullopt, std::nullopt};
+    }
+    if (py::isinstance<py::str>(p4)) {
+        return Edge{name, p4.cast<std::string>(), std::nullopt};
+    }
+    if (py::isinstance<Vec4>(p4)) {
+        return Edge{name, std::nullopt, p4.cast<Vec4>()};
+    }
+    throw py::type_error("Edge p4 must be a column name (str), a Vec4 or None, not '" +
+                         std::string(py::str(py::type::of(p4).attr("__name__"))) + "'");
+}
+
+struct Vertex {
+    std::string name;
+    std::vector<std::string> incoming;
+    std::vector<std::string> outgoing;
+};
+
+physics::Channel make_channel(const std::string& name, const std::vector<Edge>& edges,
+                              const std::vector<Vertex>& vertices) {
+    physics::Channel channel(name);
+    for (const Edge& e : edges) {
+        if (e.p4) {
+            channel.edge(e.name, *e.p4);
+        } else {
+            channel.edge(e.name, e.column.value_or(""));
+        }
+    }
+    for (const Vertex& v : vertices) {
+        channel.vertex(v.name, v.incoming, v.outgoing);
+    }
+    return channel;
+}
+
+void bind_vectors(py::module_& m) {
+    py::class_<Vec3> vec3(m, "Vec3", "A three-vector whose components are expressions.");
+    vec3.def(py::init([](const py::object& x, const py::object& y, const py::object& z) {
+                 return Vec3(as_expr(x), as_expr(y), as_expr(z));
+             }),
+             py::arg("x"), py::arg("y"), py::arg("z"))
+        .def_static("event", &Vec3::event, py::arg("name"),
+                    "The momentum (px, py, pz) of the event four-vector `name`.")
+        .def_static("zero", &Vec3::zero)
+        .def_static("x_axis", &Vec3::x_axis)
+        .def_static("y_axis", &Vec3::y_axis)
+        .def_static("z_axis", &Vec3::z_axis)
+        .def("x", &Vec3::x)
+        .def("y", &Vec3::y)
+        .def("z", &Vec3::z)
+        .def("dot", &Vec3::dot, py::arg("other"))
+        .def("cross", &Vec3::cross, py::arg("other"))
+        .def("mag", &Vec3::mag)
+        .def("mag2", &Vec3::mag2)
+        .def("unit", &Vec3::unit)
+        .def("costheta", &Vec3::costheta)
+        .def("phi", &Vec3::phi)
+        .def(
+            "with_mass",
+            [](const Vec3& v, const py::object& mass) { return v.with_mass(as_expr(mass)); },
+            py::arg("mass"))
+        .def(
+            "with_energy",
+            [](const Vec3& v, const py::object& energy) { return v.with_energy(as_expr(energy)); },
+            py::arg("energy"))
+        .def("__add__", [](const Vec3& a, const Vec3& b) { return a + b; })
+        .def("__sub__", [](const Vec3& a, const Vec3& b) { return a - b; })
+        .def("__neg__", [](const Vec3& a) { return -a; })
+        .def("__mul__", [](const Vec3& a, const py::object& k) { return a * as_expr(k); })
+        .def("__rmul__", [](const Vec3& a, const py::object& k) { return as_expr(k) * a; })
+        .def("__truediv__", [](const Vec3& a, const py::object& k) { return a / as_expr(k); })
+        .def("__matmul__", [](const Vec3& a, const Vec3& b) { return a.dot(b); })
+        .def("__repr__", [](const Vec3&) { return std::string("Vec3(<expressions>)"); });
+
+    py::class_<Vec4> vec4(m, "Vec4",
+                          "A four-vector (E, px, py, pz) of expressions, metric (+, -, -, -).");
+    vec4.def(py::init([](const py::object& e, const py::object& px, const py::object& py_,
+                         const py::object& pz) {
+                 return Vec4(as_expr(e), as_expr(px), as_expr(py_), as_expr(pz));
+             }),
+             py::arg("e"), py::arg("px"), py::arg("py"), py::arg("pz"))
+        .def_static("event", &Vec4::event, py::arg("name"),
+                    "The event four-momentum `name` (columns name.e, name.px, name.py, name.pz).")
+        .def("e", &Vec4::e)
+        .def("px", &Vec4::px)
+        .def("py", &Vec4::py)
+        .def("pz", &Vec4::pz)
+        .def("vec3", &Vec4::vec3)
+        .def("momentum", &Vec4::momentum)
+        .def("dot", &Vec4::dot, py::arg("other"), "The Minkowski product E1 E2 - p1.p2.")
+        .def("m2", &Vec4::m2)
+        .def("m", &Vec4::m)
+        .def("mass", &Vec4::m)
+        .def("mag2", &Vec4::mag2)
+        .def("mag", &Vec4::mag)
+        .def("beta", &Vec4::beta, "The velocity p / E.")
+        .def("gamma", &Vec4::gamma, "The Lorentz factor E / m.")
+        .def("boost", &Vec4::boost, py::arg("beta"),
+             "This vector boosted by velocity beta (a vector at rest acquires velocity beta).")
+        .def("boost_to_rest_frame_of", &Vec4::boost_to_rest_frame_of, py::arg("frame"))
+        .def("__add__", [](const Vec4& a, const Vec4& b) { return a + b; })
+        .def("__sub__", [](const Vec4& a, const Vec4& b) { return a - b; })
+        .def("__neg__", [](const Vec4& a) { return -a; })
+        .def("__matmul__", [](const Vec4& a, const Vec4& b) { return a.dot(b); })
+        .def("__repr__", [](const Vec4&) { return std::string("Vec4(<expressions>)"); });
+}
+
+void bind_channel(py::module_& m) {
+    py::class_<Edge>(m, "Edge", "A particle of a Channel; p4 is a column name, a Vec4 or None.")
+        .def(py::init(&make_edge), py::arg("name"), py::arg("p4") = py::none())
+        .def_readonly("name", &Edge::name);
+    py::class_<Vertex>(m, "Vertex", "A vertex of a Channel joining incoming to outgoing edges.")
+        .def(py::init([](const std::string& name, const std::vector<std::string>& incoming,
+                         const std::vector<std::string>& outgoing) {
+                 return Vertex{name, incoming, outgoing};
+             }),
+             py::arg("name"), py::kw_only(), py::arg("incoming"), py::arg("outgoing"))
+        .def_readonly("name", &Vertex::name)
+        .def_readonly("incoming", &Vertex::incoming)
+        .def_readonly("outgoing", &Vertex::outgoing);
+
+    py::class_<physics::VertexFrame>(m, "VertexFrame",
+                                     "The rest frame of a Channel vertex (lab -> CM -> ...).")
+        .def_property_readonly("name", &physics::VertexFrame::name)
+        .def("p4", &physics::VertexFrame::p4, py::arg("edge"))
+        .def("vec3", &physics::VertexFrame::vec3, py::arg("edge"))
+        .def(
+            "costheta",
+            [](const physics::VertexFrame& f, const std::string& edge, const Vec3& z_axis,
+               const std::optional<Vec3>&) { return f.costheta(edge, z_axis); },
+            py::arg("edge"), py::arg("z_axis"), py::arg("y_hint") = std::nullopt,
+            "cos(theta) of edge about z_axis (the y hint is ignored, as in laddu).")
+        .def("theta", &physics::VertexFrame::theta, py::arg("edge"), py::arg("z_axis"))
+        .def("phi", &physics::VertexFrame::phi, py::arg("edge"), py::arg("z_axis"),
+             py::arg("y_hint"))
+        .def("s", &physics::VertexFrame::s)
+        .def("t", &physics::VertexFrame::t)
+        .def("u", &physics::VertexFrame::u)
+        .def("mandelstam",
+             [](const physics::VertexFrame& f) { return py::make_tuple(f.s(), f.t(), f.u()); });
+
+    py::class_<physics::Channel>(m, "Channel", "A reaction topology of edges and vertices.")
+        .def(py::init(&make_channel), py::arg("name"), py::kw_only(),
+             py::arg("edges") = std::vector<Edge>{}, py::arg("vertices") = std::vector<Vertex>{})
+        .def_property_readonly("name", &physics::Channel::name)
+        .def("edge_names", &physics::Channel::edge_names)
+        .def("vertex_names", &physics::Channel::vertex_names)
+        .def("p4", &physics::Channel::p4, py::arg("edge"))
+        .def("mass", &physics::Channel::mass, py::arg("edge"))
+        .def("s", &physics::Channel::s, py::arg("edge"))
+        .def("vertex", &physics::Channel::vertex_frame, py::arg("name"),
+             "The VertexFrame of vertex `name`.");
+
+    m.def(
+        "polarization_angle",
+        [](const Vec3& beam, const Vec3& recoil, const py::object& pol_angle) {
+            return physics::polarization_angle(beam, recoil, as_expr(pol_angle));
+        },
+        py::arg("beam"), py::arg("recoil"), py::arg("pol_angle"),
+        "laddu's angle between the photon polarisation (angle pol_angle in the lab) and the "
+        "production plane; beam and recoil are lab three-momenta.");
+}
+
+void bind_angular(py::module_& m) {
+    py::class_<Spin>(m, "J", "A spin quantum number J (integer or half-integer).")
+        .def(py::init(&make_j), py::arg("value"))
+        .def_property_readonly("doubled", [](const Spin& s) { return s.doubled; })
+        .def_property_readonly("value", [](const Spin& s) { return 0.5 * s.doubled; })
+        .def("projections",
+             [](const Spin& s) {
+                 py::list out;
+                 for (int two_m = -s.doubled; two_m <= s.doubled; two_m += 2) {
+                     out.append(py::cast(Spin{two_m}));
+                 }
+                 return out;
+             })
+        .def("__float__", [](const Spin& s) { return 0.5 * s.doubled; })
+        .def("__eq__",
+             [](const Spin& a, const py::object& b) {
+                 return py::isinstance<Spin>(b) && a.doubled == b.cast<Spin>().doubled;
+             })
+        .def("__hash__", [](const Spin& s) { return s.doubled; })
+        .def("__repr__", [](const Spin& s) { return "J(" + spin_text(s.doubled) + ")"; });
+    // ld.M shares the representation; it is a projection and may be negative.
+    m.def(
+        "M", [](const py::object& value) { return Spin{doubled(value, "M")}; }, py::arg("value"),
+        "A spin projection M (an ld.J value that may be negative).");
+
+    py::class_<WignerD>(m, "WignerD", "The Wigner rotation functions d^j_{m'm} and D^j_{m'm}.")
+        .def(py::init([](const py::object& j, const py::object& m_prime, const py::object& m_) {
+                 const WignerD w{doubled(j, "j"), doubled(m_prime, "m'"), doubled(m_, "m")};
+                 // Validates (j, m', m) now, with the C++ message, instead of at .d().
+                 static_cast<void>(physics::wigner_small_d(w.two_j, w.two_m_prime, w.two_m, 0.0));
+                 return w;
+             }),
+             py::arg("j"), py::arg("m_prime"), py::arg("m"))
+        .def(
+            "d",
+            [](const WignerD& w, const py::object& beta) {
+                return physics::wigner_small_d(w.two_j, w.two_m_prime, w.two_m, as_expr(beta));
+            },
+            py::arg("beta"), "d^j_{m'm}(beta), a Real expression.")
+        .def(
+            "D",
+            [](const WignerD& w, const py::object& alpha, const py::object& beta,
+               const py::object& gamma) {
+                return physics::wigner_big_d(w.two_j, w.two_m_prime, w.two_m, as_expr(alpha),
+                                             as_expr(beta), as_expr(gamma));
+            },
+            py::kw_only(), py::arg("alpha"), py::arg("beta"), py::arg("gamma") = 0.0,
+            "D^j_{m'm}(alpha, beta, gamma) = exp(-i m' alpha) d(beta) exp(-i m gamma).");
+
+    m.def(
+        "clebsch_gordan",
+        [](const py::object& j1, const py::object& m1, const py::object& j2, const py::object& m2,
+           const py::object& j, const py::object& m_) {
+            return physics::clebsch_gordan(doubled(j1, "j1"), doubled(m1, "m1"), doubled(j2, "j2"),
+                                           doubled(m2, "m2"), doubled(j, "j"), doubled(m_, "m"));
+        },
+        py::kw_only(), py::arg("j1"), py::arg("m1"), py::arg("j2"), py::arg("m2"), py::arg("j"),
+        py::arg("m"), "<j1 m1; j2 m2 | j m>; 0 when a selection rule forbids it.");
+    m.def(
+        "wigner_3j",
+        [](const py::object& j1, const py::object& j2, const py::object& j3, const py::object& m1,
+           const py::object& m2, const py::object& m3) {
+            return physics::wigner_3j(doubled(j1, "j1"), doubled(j2, "j2"), doubled(j3, "j3"),
+                                      doubled(m1, "m1"), doubled(m2, "m2"), doubled(m3, "m3"));
+        },
+        py::arg("j1"), py::arg("j2"), py::arg("j3"), py::arg("m1"), py::arg("m2"), py::arg("m3"));
+    m.def(
+        "spherical_harmonic",
+        [](int l, int m_, const py::object& costheta, const py::object& phi) {
+            return physics::spherical_harmonic(l, m_, as_expr(costheta), as_expr(phi));
+        },
+        py::arg("l"), py::arg("m"), py::kw_only(), py::arg("costheta"), py::arg("phi"),
+        "Y_l^m(costheta, phi) with the Condon-Shortley phase (a Complex expression).");
+    m.def(
+        "zlm",
+        [](int l, int m_, const py::object& refl, const py::object& costheta, const py::object& phi,
+           const py::object& pol_angle, const py::object& pol_magnitude) {
+            return physics::zlm(l, m_, reflectivity(refl), as_expr(costheta), as_expr(phi),
+                                as_expr(pol_angle), as_expr(pol_magnitude));
+        },
+        py::arg("l"), py::arg("m"), py::arg("reflectivity"), py::kw_only(), py::arg("costheta"),
+        py::arg("phi"), py::arg("pol_angle"), py::arg("pol_magnitude"),
+        "The GlueX Z_lm for a linearly polarised beam (built as laddu's benchmark does).");
+}
+
+void bind_line_shapes(py::module_& m) {
+    py::enum_<amplitudes::Sheet>(m, "Sheet", "Riemann sheet of q and rho.")
+        .value("Physical", amplitudes::Sheet::kPhysical)
+        .value("Unphysical", amplitudes::Sheet::kUnphysical);
+    py::enum_<amplitudes::BarrierKind>(m, "BarrierKind", "Full F_L or the tensor form F_L / q^L.")
+        .value("Full", amplitudes::BarrierKind::kFull)
+        .value("Tensor", amplitudes::BarrierKind::kTensor);
+
+    m.def(
+        "q",
+        [](const py::object& s, const py::object& m1, const py::object& m2, amplitudes::Sheet sh) {
+            return amplitudes::q(as_expr(s), as_expr(m1), as_expr(m2), sh);
+        },
+        py::arg("s"), py::kw_only(), py::arg("mass1"), py::arg("mass2"),
+        py::arg("sheet") = amplitudes::Sheet::kPhysical, "The two-body break-up momentum q(s).");
+    m.def(
+        "rho",
+        [](const py::object& s, const py::object& m1, const py::object& m2, amplitudes::Sheet sh) {
+            return amplitudes::rho(as_expr(s), as_expr(m1), as_expr(m2), sh);
+        },
+        py::arg("s"), py::kw_only(), py::arg("mass1"), py::arg("mass2"),
+        py::arg("sheet") = amplitudes::Sheet::kPhysical, "The two-body phase space 2 q / sqrt(s).");
+    m.def(
+        "chew_mandelstam",
+        [](const py::object& s, double m1, double m2) {
+            return amplitudes::chew_mandelstam(as_expr(s), m1, m2);
+        },
+        py::arg("s"), py::kw_only(), py::arg("mass1"), py::arg("mass2"),
+        "The Chew-Mandelstam function C(s) (Im C = -rho above threshold).");
+    m.def(
+        "blatt_weisskopf",
+        [](const py::object& q, int l, amplitudes::BarrierKind kind) {
+            return amplitudes::blatt_weisskopf(as_expr(q), l, amplitudes::kDefaultBarrierScale,
+                                               kind);
+        },
+        py::arg("q"), py::kw_only(), py::arg("l"), py::arg("kind") = amplitudes::BarrierKind::kFull,
+        "The Blatt-Weisskopf factor F_L(q) with q_R = 0.1973 GeV.");
+    m.def(
+        "blatt_weisskopf_custom",
+        [](const py::object& q, int l, amplitudes::BarrierKind kind, double q_r) {
+            return amplitudes::blatt_weisskopf(as_expr(q), l, q_r, kind);
+        },
+        py::arg("q"), py::kw_only(), py::arg("l"), py::arg("kind") = amplitudes::BarrierKind::kFull,
+        py::arg("q_r") = amplitudes::kDefaultBarrierScale, "F_L(q) with a chosen q_R (GeV).");
+    m.def(
+        "breit_wigner",
+        [](const py::object& s, const py::object& mass, const py::object& width) {
+            return amplitudes::breit_wigner(as_expr(s), as_expr(mass), as_expr(width));
+        },
+        py::arg("s"), py::arg("mass"), py::arg("width"), "1 / (m^2 - s - i m Gamma).");
+    m.def(
+        "relativistic_breit_wigner",
+        [](const py::object& s, const py::object& mass, const py::object& width,
+           const py::object& m1, const py::object& m2, int l) {
+            return amplitudes::relativistic_breit_wigner(as_expr(s), as_expr(mass), as_expr(width),
+                                                         as_expr(m1), as_expr(m2), l);
+        },
+        py::arg("s"), py::kw_only(), py::arg("mass"), py::arg("width"), py::arg("mass1"),
+        py::arg("mass2"), py::arg("l") = 0,
+        "1 / (m^2 - s - i m Gamma(s)) with the mass-dependent width (q_R = 0.1973 GeV).");
+    m.def(
+        "relativistic_breit_wigner_custom",
+        [](const py::object& s, const py::object& mass, const py::object& width,
+           const py::object& m1, const py::object& m2, int l, bool barrier_factors, double q_r) {
+            amplitudes::RelativisticBreitWignerOptions options;
+            options.barrier_factors = barrier_factors;
+            options.q_r = q_r;
+            return amplitudes::relativistic_breit_wigner(as_expr(s), as_expr(mass), as_expr(width),
+                                                         as_expr(m1), as_expr(m2), l, options);
+        },
+        py::arg("s"), py::kw_only(), py::arg("mass"), py::arg("width"), py::arg("mass1"),
+        py::arg("mass2"), py::arg("l"), py::arg("barrier_factors") = true, py::arg("q_r") = 1.0,
+        "relativistic_breit_wigner with barriers on/off and q_R (default 1.0, as laddu's "
+        "Python).");
+    m.def(
+        "non_relativistic_breit_wigner",
+        [](const py::object& s, const py::object& mass, const py::object& width) {
+            return amplitudes::non_relativistic_breit_wigner(as_expr(s), as_expr(mass),
+                                                             as_expr(width));
+        },
+        py::arg("s"), py::arg("mass"), py::arg("width"), "(Gamma/2) / (m - sqrt(s) - i Gamma/2).");
+    m.def(
+        "flatte",
+        [](const py::object& s, const py::object& mass, const py::sequence& observed,
+           const py::sequence& alternative) {
+            const auto channel = [](const py::sequence& c, const char* which) {
+                if (c.size() != 3) {
+                    throw py::value_error(std::string(which) +
+                                          " must be (mass1, mass2, coupling), got " +
+                                          std::to_string(c.size()) + " elements");
+                }
+                return amplitudes::FlatteChannel{as_expr(c[0]), as_expr(c[1]), as_expr(c[2])};
+            };
+            return amplitudes::flatte(as_expr(s), as_expr(mass), channel(observed, "observed"),
+                                      channel(alternative, "alternative"));
+        },
+        py::arg("s"), py::arg("mass"), py::kw_only(), py::arg("observed"), py::arg("alternative"),
+        "1 / (m0^2 - s - i m0 (g1 rho1 + g2 rho2)); each channel is (mass1, mass2, g).");
+}
+
+void bind_kopf(py::module_& m) {
+    m.def(
+        "kopf_f0",
+        [](const py::object& s, const py::sequence& p) {
+            return amplitudes::kopf_f0(as_expr(s), production<5>(p, "kopf_f0"));
+        },
+        py::arg("s"), py::arg("production"),
+        "Kopf f0 F vector (channels pipi, 4pi, KKbar, etaeta, etaeta'); 5 couplings.");
+    m.def(
+        "kopf_f2",
+        [](const py::object& s, const py::sequence& p) {
+            return amplitudes::kopf_f2(as_expr(s), production<4>(p, "kopf_f2"));
+        },
+        py::arg("s"), py::arg("production"),
+        "Kopf f2 F vector (channels pipi, 4pi, KKbar, etaeta); 4 couplings.");
+    m.def(
+        "kopf_a0",
+        [](const py::object& s, const py::sequence& p) {
+            return amplitudes::kopf_a0(as_expr(s), production<2>(p, "kopf_a0"));
+        },
+        py::arg("s"), py::arg("production"),
+        "Kopf a0 F vector (channels pieta, KKbar); 2 couplings.");
+    m.def(
+        "kopf_a2",
+        [](const py::object& s, const py::sequence& p) {
+            return amplitudes::kopf_a2(as_expr(s), production<2>(p, "kopf_a2"));
+        },
+        py::arg("s"), py::arg("production"),
+        "Kopf a2 F vector (channels pieta, KKbar, pieta'); 2 couplings.");
+    m.def(
+        "kopf_rho",
+        [](const py::object& s, const py::sequence& p) {
+            return amplitudes::kopf_rho(as_expr(s), production<2>(p, "kopf_rho"));
+        },
+        py::arg("s"), py::arg("production"),
+        "Kopf rho F vector (channels pipi, 4pi, KKbar); 2 couplings.");
+    m.def(
+        "kopf_pi1",
+        [](const py::object& s, const py::sequence& p) {
+            return amplitudes::kopf_pi1(as_expr(s), production<1>(p, "kopf_pi1"));
+        },
+        py::arg("s"), py::arg("production"),
+        "Kopf pi1 F vector (channels pieta, pieta'); 1 coupling.");
+    m.def("kmatrix_benchmark_model", &amplitudes::kmatrix_benchmark_model,
+          "laddu's K-matrix benchmark model (gamma p -> Ks Ks p; 34 free parameters).");
+    m.def("kmatrix_benchmark_intensity", &amplitudes::kmatrix_benchmark_intensity,
+          "The benchmark intensity expression.");
+    m.def(
+        "cartesian_coupling",
+        [](const std::string& name) { return amplitudes::cartesian_coupling(name); },
+        py::arg("name"), "complex(parameter(name + ' re'), parameter(name + ' im')).");
+    m.def(
+        "polar_coupling", [](const std::string& name) { return amplitudes::polar_coupling(name); },
+        py::arg("name"), "polar_complex(parameter(name + ' mag'), parameter(name + ' phase')).");
+}
+
+void bind_particles(py::module_& m) {
+    py::enum_<physics::Parity>(m, "Parity", "Intrinsic parity.")
+        .value("Negative", physics::Parity::kNegative)
+        .value("Positive", physics::Parity::kPositive);
+    py::class_<physics::Particle>(m, "Particle", "A particle species of the catalogue.")
+        .def_property_readonly("name",
+                               [](const physics::Particle& p) { return std::string(p.name); })
+        .def_readonly("mass", &physics::Particle::mass)
+        .def_property_readonly("spin", [](const physics::Particle& p) { return 0.5 * p.two_spin; })
+        .def_readonly("parity", &physics::Particle::parity)
+        .def_readonly("charge", &physics::Particle::charge)
+        .def("__repr__", [](const physics::Particle& p) {
+            return "Particle(" + std::string(p.name) + ", mass=" + std::to_string(p.mass) + ")";
+        });
+
+    py::module_ particles = m.def_submodule("particles", "laddu's particle catalogue (PDG 2024).");
+    namespace c = physics::catalog;
+    const std::array<std::pair<const char*, const physics::Particle*>, 16> entries = {{
+        {"PHOTON", &c::kPhoton},
+        {"PI_PLUS", &c::kPiPlus},
+        {"PI_MINUS", &c::kPiMinus},
+        {"PI0", &c::kPi0},
+        {"K_PLUS", &c::kKPlus},
+        {"K_MINUS", &c::kKMinus},
+        {"K_SHORT", &c::kKShort},
+        {"K_LONG", &c::kKLong},
+        {"ETA", &c::kEta},
+        {"ETA_PRIME", &c::kEtaPrime},
+        {"RHO0", &c::kRho0},
+        {"OMEGA", &c::kOmega},
+        {"PHI", &c::kPhi},
+        {"PROTON", &c::kProton},
+        {"NEUTRON", &c::kNeutron},
+        {"LAMBDA", &c::kLambda},
+    }};
+    for (const auto& [name, particle] : entries) {
+        particles.attr(name) = py::cast(*particle);
+    }
+    particles.attr("K0_MASS") = physics::kKaonNeutralMass;
+    particles.attr("ELECTRON_MASS") = physics::kElectronMass;
+    particles.attr("MUON_MASS") = physics::kMuonMass;
+    particles.attr("HBAR_C") = physics::kHbarC;
+}
+
+}  // namespace
+
+void bind_physics(py::module_& module) {
+    bind_vectors(module);
+    bind_channel(module);
+    bind_angular(module);
+    bind_line_shapes(module);
+    bind_kopf(module);
+    bind_particles(module);
+
+    // ld.amplitudes repeats the line shapes and K-matrices, as laddu's submodule does.
+    py::module_ amps = module.def_submodule("amplitudes", "Line shapes and K-matrices.");
+    for (const char* name : {"breit_wigner",
+                             "relativistic_breit_wigner",
+                             "relativistic_breit_wigner_custom",
+                             "non_relativistic_breit_wigner",
+                             "flatte",
+                             "blatt_weisskopf",
+                             "blatt_weisskopf_custom",
+                             "q",
+                             "rho",
+                             "chew_mandelstam",
+                             "kopf_f0",
+                             "kopf_f2",
+                             "kopf_a0",
+                             "kopf_a2",
+                             "kopf_rho",
+                             "kopf_pi1",
+                             "kmatrix_benchmark_model",
+                             "kmatrix_benchmark_intensity",
+                             "cartesian_coupling",
+                             "polar_coupling"}) {
+        amps.attr(name) = module.attr(name);
+    }
+}
+
+}  // namespace laddu::python
