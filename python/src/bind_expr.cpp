@@ -21,16 +21,14 @@
 #include <laddu/expr/tags.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 
 namespace py = pybind11;
 
 namespace laddu::python {
 
-namespace {
-
 using expr::Expr;
 
-// Python numbers and expressions all become Expr; anything else is a TypeError naming it.
 Expr to_expr(const py::handle& value) {
     if (py::isinstance<Expr>(value)) {
         return value.cast<Expr>();
@@ -48,6 +46,8 @@ Expr to_expr(const py::handle& value) {
                          std::string(py::str(py::type::of(value).attr("__name__"))) +
                          "' as an expression (expected Expr, int, float or complex)");
 }
+
+namespace {
 
 Expr power(const Expr& base, const py::object& exponent) {
     if (py::isinstance<py::int_>(exponent) && !py::isinstance<py::bool_>(exponent)) {

@@ -139,6 +139,21 @@ void bind_objective(Class& cls) {
         });
 }
 
+// The constructor both unbinned NLLs share: (model, *, data, accepted_mc, execution, name).
+template <typename Nll, typename Class>
+void bind_unbinned_constructor(Class& cls, const char* default_name) {
+    cls.def(
+        py::init([](const expr::Model& model, const data::Dataset& data,
+                    const data::Dataset& accepted_mc,
+                    const std::optional<runtime::Execution>& execution, const std::string& name) {
+            const py::gil_scoped_release release;
+            return std::make_shared<Nll>(model, data, accepted_mc,
+                                         execution.value_or(runtime::Execution{}), name);
+        }),
+        py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
+        py::arg("execution") = std::nullopt, py::arg("name") = default_name);
+}
+
 }  // namespace
 
 void bind_likelihood(py::module_& module) {
@@ -147,19 +162,10 @@ void bind_likelihood(py::module_& module) {
     term.def_property_readonly("name", [](const Term& t) { return t.name(); });
     bind_objective<decltype(term), Term>(term);
 
-    py::class_<likelihood::NLL, Term, std::shared_ptr<likelihood::NLL>>(
-        module, "NLL", "N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL).")
-        .def(py::init([](const expr::Model& model, const data::Dataset& data,
-                         const data::Dataset& accepted_mc,
-                         const std::optional<runtime::Execution>& execution,
-                         const std::string& name) {
-                 const py::gil_scoped_release release;
-                 return std::make_shared<likelihood::NLL>(
-                     model, data, accepted_mc, execution.value_or(runtime::Execution{}), name);
-             }),
-             py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
-             py::arg("execution") = std::nullopt, py::arg("name") = "nll")
-        .def_property_readonly("uses_fast_normalization", &likelihood::NLL::uses_fast_normalization)
+    py::class_<likelihood::NLL, Term, std::shared_ptr<likelihood::NLL>> nll(
+        module, "NLL", "N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL).");
+    bind_unbinned_constructor<likelihood::NLL>(nll, "nll");
+    nll.def_property_readonly("uses_fast_normalization", &likelihood::NLL::uses_fast_normalization)
         .def(
             "nll",
             [](const likelihood::NLL& self, const py::object& parameters) {
@@ -170,18 +176,11 @@ void bind_likelihood(py::module_& module) {
             },
             py::arg("parameters") = py::none());
 
-    py::class_<likelihood::ExtendedNLL, Term, std::shared_ptr<likelihood::ExtendedNLL>>(
-        module, "ExtendedNLL", "Σ_acc w I − Σ_data w ln I (laddu's extended NLL).")
-        .def(py::init([](const expr::Model& model, const data::Dataset& data,
-                         const data::Dataset& accepted_mc,
-                         const std::optional<runtime::Execution>& execution,
-                         const std::string& name) {
-                 const py::gil_scoped_release release;
-                 return std::make_shared<likelihood::ExtendedNLL>(
-                     model, data, accepted_mc, execution.value_or(runtime::Execution{}), name);
-             }),
-             py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
-             py::arg("execution") = std::nullopt, py::arg("name") = "extended_nll");
+    py::class_<likelihood::ExtendedNLL, Term, std::shared_ptr<likelihood::ExtendedNLL>> extended(
+        module, "ExtendedNLL", "Σ_acc w I − Σ_data w ln I (laddu's extended NLL).");
+    bind_unbinned_constructor<likelihood::ExtendedNLL>(extended, "extended_nll");
+    extended.def_property_readonly("uses_fast_normalization",
+                                   &likelihood::ExtendedNLL::uses_fast_normalization);
 
     py::class_<likelihood::RidgePenalty, Term, std::shared_ptr<likelihood::RidgePenalty>>(
         module, "RidgePenalty", "λ Σ θ² over the named parameters.")

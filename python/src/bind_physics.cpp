@@ -37,6 +37,7 @@
 #include <laddu/physics/wigner.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 
 namespace py = pybind11;
 
@@ -47,25 +48,6 @@ namespace {
 using expr::Expr;
 using physics::Vec3;
 using physics::Vec4;
-
-// Python numbers and expressions become Expr (as bind_expr.cpp's conversion does).
-Expr as_expr(const py::handle& value) {
-    if (py::isinstance<Expr>(value)) {
-        return value.cast<Expr>();
-    }
-    if (py::isinstance<py::bool_>(value)) {
-        throw py::type_error("a bool is not an expression; use 1.0 or 0.0");
-    }
-    if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) {
-        return expr::constant(value.cast<double>());
-    }
-    if (PyComplex_Check(value.ptr()) != 0) {
-        return expr::constant(value.cast<std::complex<double>>());
-    }
-    throw py::type_error("cannot use an object of type '" +
-                         std::string(py::str(py::type::of(value).attr("__name__"))) +
-                         "' as an expression (expected Expr, int, float or complex)");
-}
 
 // A spin or projection quantum number, kept doubled so half-integers are exact (ld.J, ld.M).
 struct Spin {
@@ -142,7 +124,7 @@ std::array<Expr, N> production(const py::sequence& values, const char* function)
                          std::to_string(values.size()));
     }
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<Expr, N>{as_expr(values[I])...};
+        return std::array<Expr, N>{to_expr(values[I])...};
     }(std::make_index_sequence<N>{});
 }
 
@@ -192,7 +174,7 @@ physics::Channel make_channel(const std::string& name, const std::vector<Edge>& 
 void bind_vectors(py::module_& m) {
     py::class_<Vec3> vec3(m, "Vec3", "A three-vector whose components are expressions.");
     vec3.def(py::init([](const py::object& x, const py::object& y, const py::object& z) {
-                 return Vec3(as_expr(x), as_expr(y), as_expr(z));
+                 return Vec3(to_expr(x), to_expr(y), to_expr(z));
              }),
              py::arg("x"), py::arg("y"), py::arg("z"))
         .def_static("event", &Vec3::event, py::arg("name"),
@@ -213,18 +195,18 @@ void bind_vectors(py::module_& m) {
         .def("phi", &Vec3::phi)
         .def(
             "with_mass",
-            [](const Vec3& v, const py::object& mass) { return v.with_mass(as_expr(mass)); },
+            [](const Vec3& v, const py::object& mass) { return v.with_mass(to_expr(mass)); },
             py::arg("mass"))
         .def(
             "with_energy",
-            [](const Vec3& v, const py::object& energy) { return v.with_energy(as_expr(energy)); },
+            [](const Vec3& v, const py::object& energy) { return v.with_energy(to_expr(energy)); },
             py::arg("energy"))
         .def("__add__", [](const Vec3& a, const Vec3& b) { return a + b; })
         .def("__sub__", [](const Vec3& a, const Vec3& b) { return a - b; })
         .def("__neg__", [](const Vec3& a) { return -a; })
-        .def("__mul__", [](const Vec3& a, const py::object& k) { return a * as_expr(k); })
-        .def("__rmul__", [](const Vec3& a, const py::object& k) { return as_expr(k) * a; })
-        .def("__truediv__", [](const Vec3& a, const py::object& k) { return a / as_expr(k); })
+        .def("__mul__", [](const Vec3& a, const py::object& k) { return a * to_expr(k); })
+        .def("__rmul__", [](const Vec3& a, const py::object& k) { return to_expr(k) * a; })
+        .def("__truediv__", [](const Vec3& a, const py::object& k) { return a / to_expr(k); })
         .def("__matmul__", [](const Vec3& a, const Vec3& b) { return a.dot(b); })
         .def("__repr__", [](const Vec3&) { return std::string("Vec3(<expressions>)"); });
 
@@ -232,7 +214,7 @@ void bind_vectors(py::module_& m) {
                           "A four-vector (E, px, py, pz) of expressions, metric (+, -, -, -).");
     vec4.def(py::init([](const py::object& e, const py::object& px, const py::object& py_,
                          const py::object& pz) {
-                 return Vec4(as_expr(e), as_expr(px), as_expr(py_), as_expr(pz));
+                 return Vec4(to_expr(e), to_expr(px), to_expr(py_), to_expr(pz));
              }),
              py::arg("e"), py::arg("px"), py::arg("py"), py::arg("pz"))
         .def_static("event", &Vec4::event, py::arg("name"),
@@ -310,7 +292,7 @@ void bind_channel(py::module_& m) {
     m.def(
         "polarization_angle",
         [](const Vec3& beam, const Vec3& recoil, const py::object& pol_angle) {
-            return physics::polarization_angle(beam, recoil, as_expr(pol_angle));
+            return physics::polarization_angle(beam, recoil, to_expr(pol_angle));
         },
         py::arg("beam"), py::arg("recoil"), py::arg("pol_angle"),
         "laddu's angle between the photon polarisation (angle pol_angle in the lab) and the "
@@ -353,15 +335,15 @@ void bind_angular(py::module_& m) {
         .def(
             "d",
             [](const WignerD& w, const py::object& beta) {
-                return physics::wigner_small_d(w.two_j, w.two_m_prime, w.two_m, as_expr(beta));
+                return physics::wigner_small_d(w.two_j, w.two_m_prime, w.two_m, to_expr(beta));
             },
             py::arg("beta"), "d^j_{m'm}(beta), a Real expression.")
         .def(
             "D",
             [](const WignerD& w, const py::object& alpha, const py::object& beta,
                const py::object& gamma) {
-                return physics::wigner_big_d(w.two_j, w.two_m_prime, w.two_m, as_expr(alpha),
-                                             as_expr(beta), as_expr(gamma));
+                return physics::wigner_big_d(w.two_j, w.two_m_prime, w.two_m, to_expr(alpha),
+                                             to_expr(beta), to_expr(gamma));
             },
             py::kw_only(), py::arg("alpha"), py::arg("beta"), py::arg("gamma") = 0.0,
             "D^j_{m'm}(alpha, beta, gamma) = exp(-i m' alpha) d(beta) exp(-i m gamma).");
@@ -386,7 +368,7 @@ void bind_angular(py::module_& m) {
     m.def(
         "spherical_harmonic",
         [](int l, int m_, const py::object& costheta, const py::object& phi) {
-            return physics::spherical_harmonic(l, m_, as_expr(costheta), as_expr(phi));
+            return physics::spherical_harmonic(l, m_, to_expr(costheta), to_expr(phi));
         },
         py::arg("l"), py::arg("m"), py::kw_only(), py::arg("costheta"), py::arg("phi"),
         "Y_l^m(costheta, phi) with the Condon-Shortley phase (a Complex expression).");
@@ -394,8 +376,8 @@ void bind_angular(py::module_& m) {
         "zlm",
         [](int l, int m_, const py::object& refl, const py::object& costheta, const py::object& phi,
            const py::object& pol_angle, const py::object& pol_magnitude) {
-            return physics::zlm(l, m_, reflectivity(refl), as_expr(costheta), as_expr(phi),
-                                as_expr(pol_angle), as_expr(pol_magnitude));
+            return physics::zlm(l, m_, reflectivity(refl), to_expr(costheta), to_expr(phi),
+                                to_expr(pol_angle), to_expr(pol_magnitude));
         },
         py::arg("l"), py::arg("m"), py::arg("reflectivity"), py::kw_only(), py::arg("costheta"),
         py::arg("phi"), py::arg("pol_angle"), py::arg("pol_magnitude"),
@@ -413,28 +395,28 @@ void bind_line_shapes(py::module_& m) {
     m.def(
         "q",
         [](const py::object& s, const py::object& m1, const py::object& m2, amplitudes::Sheet sh) {
-            return amplitudes::q(as_expr(s), as_expr(m1), as_expr(m2), sh);
+            return amplitudes::q(to_expr(s), to_expr(m1), to_expr(m2), sh);
         },
         py::arg("s"), py::kw_only(), py::arg("mass1"), py::arg("mass2"),
         py::arg("sheet") = amplitudes::Sheet::kPhysical, "The two-body break-up momentum q(s).");
     m.def(
         "rho",
         [](const py::object& s, const py::object& m1, const py::object& m2, amplitudes::Sheet sh) {
-            return amplitudes::rho(as_expr(s), as_expr(m1), as_expr(m2), sh);
+            return amplitudes::rho(to_expr(s), to_expr(m1), to_expr(m2), sh);
         },
         py::arg("s"), py::kw_only(), py::arg("mass1"), py::arg("mass2"),
         py::arg("sheet") = amplitudes::Sheet::kPhysical, "The two-body phase space 2 q / sqrt(s).");
     m.def(
         "chew_mandelstam",
         [](const py::object& s, double m1, double m2) {
-            return amplitudes::chew_mandelstam(as_expr(s), m1, m2);
+            return amplitudes::chew_mandelstam(to_expr(s), m1, m2);
         },
         py::arg("s"), py::kw_only(), py::arg("mass1"), py::arg("mass2"),
         "The Chew-Mandelstam function C(s) (Im C = -rho above threshold).");
     m.def(
         "blatt_weisskopf",
         [](const py::object& q, int l, amplitudes::BarrierKind kind) {
-            return amplitudes::blatt_weisskopf(as_expr(q), l, amplitudes::kDefaultBarrierScale,
+            return amplitudes::blatt_weisskopf(to_expr(q), l, amplitudes::kDefaultBarrierScale,
                                                kind);
         },
         py::arg("q"), py::kw_only(), py::arg("l"), py::arg("kind") = amplitudes::BarrierKind::kFull,
@@ -442,22 +424,22 @@ void bind_line_shapes(py::module_& m) {
     m.def(
         "blatt_weisskopf_custom",
         [](const py::object& q, int l, amplitudes::BarrierKind kind, double q_r) {
-            return amplitudes::blatt_weisskopf(as_expr(q), l, q_r, kind);
+            return amplitudes::blatt_weisskopf(to_expr(q), l, q_r, kind);
         },
         py::arg("q"), py::kw_only(), py::arg("l"), py::arg("kind") = amplitudes::BarrierKind::kFull,
         py::arg("q_r") = amplitudes::kDefaultBarrierScale, "F_L(q) with a chosen q_R (GeV).");
     m.def(
         "breit_wigner",
         [](const py::object& s, const py::object& mass, const py::object& width) {
-            return amplitudes::breit_wigner(as_expr(s), as_expr(mass), as_expr(width));
+            return amplitudes::breit_wigner(to_expr(s), to_expr(mass), to_expr(width));
         },
         py::arg("s"), py::arg("mass"), py::arg("width"), "1 / (m^2 - s - i m Gamma).");
     m.def(
         "relativistic_breit_wigner",
         [](const py::object& s, const py::object& mass, const py::object& width,
            const py::object& m1, const py::object& m2, int l) {
-            return amplitudes::relativistic_breit_wigner(as_expr(s), as_expr(mass), as_expr(width),
-                                                         as_expr(m1), as_expr(m2), l);
+            return amplitudes::relativistic_breit_wigner(to_expr(s), to_expr(mass), to_expr(width),
+                                                         to_expr(m1), to_expr(m2), l);
         },
         py::arg("s"), py::kw_only(), py::arg("mass"), py::arg("width"), py::arg("mass1"),
         py::arg("mass2"), py::arg("l") = 0,
@@ -469,8 +451,8 @@ void bind_line_shapes(py::module_& m) {
             amplitudes::RelativisticBreitWignerOptions options;
             options.barrier_factors = barrier_factors;
             options.q_r = q_r;
-            return amplitudes::relativistic_breit_wigner(as_expr(s), as_expr(mass), as_expr(width),
-                                                         as_expr(m1), as_expr(m2), l, options);
+            return amplitudes::relativistic_breit_wigner(to_expr(s), to_expr(mass), to_expr(width),
+                                                         to_expr(m1), to_expr(m2), l, options);
         },
         py::arg("s"), py::kw_only(), py::arg("mass"), py::arg("width"), py::arg("mass1"),
         py::arg("mass2"), py::arg("l"), py::arg("barrier_factors") = true, py::arg("q_r") = 1.0,
@@ -479,8 +461,8 @@ void bind_line_shapes(py::module_& m) {
     m.def(
         "non_relativistic_breit_wigner",
         [](const py::object& s, const py::object& mass, const py::object& width) {
-            return amplitudes::non_relativistic_breit_wigner(as_expr(s), as_expr(mass),
-                                                             as_expr(width));
+            return amplitudes::non_relativistic_breit_wigner(to_expr(s), to_expr(mass),
+                                                             to_expr(width));
         },
         py::arg("s"), py::arg("mass"), py::arg("width"), "(Gamma/2) / (m - sqrt(s) - i Gamma/2).");
     m.def(
@@ -493,9 +475,9 @@ void bind_line_shapes(py::module_& m) {
                                           " must be (mass1, mass2, coupling), got " +
                                           std::to_string(c.size()) + " elements");
                 }
-                return amplitudes::FlatteChannel{as_expr(c[0]), as_expr(c[1]), as_expr(c[2])};
+                return amplitudes::FlatteChannel{to_expr(c[0]), to_expr(c[1]), to_expr(c[2])};
             };
-            return amplitudes::flatte(as_expr(s), as_expr(mass), channel(observed, "observed"),
+            return amplitudes::flatte(to_expr(s), to_expr(mass), channel(observed, "observed"),
                                       channel(alternative, "alternative"));
         },
         py::arg("s"), py::arg("mass"), py::kw_only(), py::arg("observed"), py::arg("alternative"),
@@ -506,42 +488,42 @@ void bind_kopf(py::module_& m) {
     m.def(
         "kopf_f0",
         [](const py::object& s, const py::sequence& p) {
-            return amplitudes::kopf_f0(as_expr(s), production<5>(p, "kopf_f0"));
+            return amplitudes::kopf_f0(to_expr(s), production<5>(p, "kopf_f0"));
         },
         py::arg("s"), py::arg("production"),
         "Kopf f0 F vector (channels pipi, 4pi, KKbar, etaeta, etaeta'); 5 couplings.");
     m.def(
         "kopf_f2",
         [](const py::object& s, const py::sequence& p) {
-            return amplitudes::kopf_f2(as_expr(s), production<4>(p, "kopf_f2"));
+            return amplitudes::kopf_f2(to_expr(s), production<4>(p, "kopf_f2"));
         },
         py::arg("s"), py::arg("production"),
         "Kopf f2 F vector (channels pipi, 4pi, KKbar, etaeta); 4 couplings.");
     m.def(
         "kopf_a0",
         [](const py::object& s, const py::sequence& p) {
-            return amplitudes::kopf_a0(as_expr(s), production<2>(p, "kopf_a0"));
+            return amplitudes::kopf_a0(to_expr(s), production<2>(p, "kopf_a0"));
         },
         py::arg("s"), py::arg("production"),
         "Kopf a0 F vector (channels pieta, KKbar); 2 couplings.");
     m.def(
         "kopf_a2",
         [](const py::object& s, const py::sequence& p) {
-            return amplitudes::kopf_a2(as_expr(s), production<2>(p, "kopf_a2"));
+            return amplitudes::kopf_a2(to_expr(s), production<2>(p, "kopf_a2"));
         },
         py::arg("s"), py::arg("production"),
         "Kopf a2 F vector (channels pieta, KKbar, pieta'); 2 couplings.");
     m.def(
         "kopf_rho",
         [](const py::object& s, const py::sequence& p) {
-            return amplitudes::kopf_rho(as_expr(s), production<2>(p, "kopf_rho"));
+            return amplitudes::kopf_rho(to_expr(s), production<2>(p, "kopf_rho"));
         },
         py::arg("s"), py::arg("production"),
         "Kopf rho F vector (channels pipi, 4pi, KKbar); 2 couplings.");
     m.def(
         "kopf_pi1",
         [](const py::object& s, const py::sequence& p) {
-            return amplitudes::kopf_pi1(as_expr(s), production<1>(p, "kopf_pi1"));
+            return amplitudes::kopf_pi1(to_expr(s), production<1>(p, "kopf_pi1"));
         },
         py::arg("s"), py::arg("production"),
         "Kopf pi1 F vector (channels pieta, pieta'); 1 coupling.");
