@@ -1,5 +1,6 @@
 // The demo's model: laddu's K-matrix benchmark intensity (amplitudes/kmatrix_benchmark.hpp)
-// with its coherent waves tagged for projections and fit fractions:
+// with its coherent waves tagged (KMatrixBenchmarkOptions::tag_waves) for projections and fit
+// fractions:
 //   "S+" = f0⁺[KK̄] + a0⁺[KK̄],  "S-" = f0⁻[KK̄] + a0⁻[KK̄],  "D+" = f2[KK̄] + a2[KK̄].
 // Same parameters (laddu's names) and, with the tags stripped, the same expression.
 #pragma once

@@ -30,7 +30,7 @@ std::array<Expr, 5> f0_couplings(const std::string& sign) {
 
 }  // namespace
 
-Expr kmatrix_benchmark_intensity() {
+Expr kmatrix_benchmark_intensity(const KMatrixBenchmarkOptions& options) {
     // laddu's channel: target and kk are inferred from the measured momenta.
     physics::Channel channel("gamma p -> Ks Ks p");
     channel.edge("beam", "beam")
@@ -73,9 +73,14 @@ Expr kmatrix_benchmark_intensity() {
         component(kopf_a0(s, {cartesian_coupling("a0(980)-"), cartesian_coupling("a0(1450)-")}),
                   KopfA0Channel::kKKbar);
 
-    const Expr s0p = f0p + a0p;
-    const Expr s0n = f0n + a0n;
-    const Expr d2p = f2 + a2;
+    // One node per coherent wave, shared by both terms it appears in, so a projection on the
+    // tags (when they are set) drops or keeps it everywhere.
+    const auto wave = [&](const Expr& amplitude, const char* tag) {
+        return options.tag_waves ? amplitude.tagged(tag) : amplitude;
+    };
+    const Expr s0p = wave(f0p + a0p, "S+");
+    const Expr s0n = wave(f0n + a0n, "S-");
+    const Expr d2p = wave(f2 + a2, "D+");
     const Expr pos_re = expr::norm_sqr(s0p * expr::real(z00p) + d2p * expr::real(z22p));
     const Expr pos_im = expr::norm_sqr(s0p * expr::imag(z00p) + d2p * expr::imag(z22p));
     const Expr neg_re = expr::norm_sqr(s0n * expr::real(z00n));
@@ -83,8 +88,12 @@ Expr kmatrix_benchmark_intensity() {
     return pos_re + pos_im + neg_re + neg_im;
 }
 
-expr::Model kmatrix_benchmark_model() {
-    return expr::Model(kmatrix_benchmark_intensity());
+expr::Model kmatrix_benchmark_model(const KMatrixBenchmarkOptions& options) {
+    return expr::Model(kmatrix_benchmark_intensity(options));
+}
+
+std::vector<std::string> kmatrix_benchmark_wave_tags() {
+    return {"S+", "D+", "S-"};
 }
 
 }  // namespace laddu::amplitudes

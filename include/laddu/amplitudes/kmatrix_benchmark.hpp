@@ -10,15 +10,28 @@
 // im", ...): 34 free, 6 fixed at 0 ("f0+ c00 re/im", "f0(980)+ im_fix" and their "-" twins).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <laddu/expr/expr.hpp>
 #include <laddu/expr/model.hpp>
 
 namespace laddu::amplitudes {
 
-/// The benchmark intensity expression (Real).
-[[nodiscard]] expr::Expr kmatrix_benchmark_intensity();
+/// Options of the benchmark builders.
+struct KMatrixBenchmarkOptions {
+    /// Tag the coherent waves "S+" = f0⁺ + a0⁺, "S-" = f0⁻ + a0⁻, "D+" = f2 + a2 (for projections
+    /// and fit fractions). Tags do not change the values; laddu's benchmark has none.
+    bool tag_waves = false;
+};
 
-/// The benchmark model: Model(kmatrix_benchmark_intensity()).
-[[nodiscard]] expr::Model kmatrix_benchmark_model();
+/// The benchmark intensity expression (Real).
+[[nodiscard]] expr::Expr kmatrix_benchmark_intensity(const KMatrixBenchmarkOptions& options = {});
+
+/// The benchmark model: Model(kmatrix_benchmark_intensity(options)).
+[[nodiscard]] expr::Model kmatrix_benchmark_model(const KMatrixBenchmarkOptions& options = {});
+
+/// The wave tags of a tagged benchmark model, in display order: "S+", "D+", "S-".
+[[nodiscard]] std::vector<std::string> kmatrix_benchmark_wave_tags();
 
 }  // namespace laddu::amplitudes
