@@ -15,6 +15,13 @@ int data_info(std::span<const std::string_view> args) {
     bool json = false;
     std::vector<std::string> files;
     for (const std::string_view arg : args) {
+        if (arg == "--help" || arg == "-h") {
+            std::fputs("usage: laddu-cpp data info FILE... [--json]\n"
+                       "Prints the schema (names, types), the event count and per-column min, max "
+                       "and compensated sum of Parquet files; --json prints one JSON object.\n",
+                       stdout);
+            return 0;
+        }
         if (arg == "--json") {
             json = true;
         } else if (arg.starts_with("-")) {
