@@ -527,10 +527,20 @@ void bind_kopf(py::module_& m) {
         },
         py::arg("s"), py::arg("production"),
         "Kopf pi1 F vector (channels pieta, pieta'); 1 coupling.");
-    m.def("kmatrix_benchmark_model", &amplitudes::kmatrix_benchmark_model,
-          "laddu's K-matrix benchmark model (gamma p -> Ks Ks p; 34 free parameters).");
-    m.def("kmatrix_benchmark_intensity", &amplitudes::kmatrix_benchmark_intensity,
-          "The benchmark intensity expression.");
+    m.def(
+        "kmatrix_benchmark_model",
+        [](bool tag_waves) {
+            return amplitudes::kmatrix_benchmark_model({.tag_waves = tag_waves});
+        },
+        py::kw_only(), py::arg("tag_waves") = false,
+        "laddu's K-matrix benchmark model (gamma p -> Ks Ks p; 34 free parameters); tag_waves "
+        "tags the coherent waves 'S+', 'S-', 'D+' for projections.");
+    m.def(
+        "kmatrix_benchmark_intensity",
+        [](bool tag_waves) {
+            return amplitudes::kmatrix_benchmark_intensity({.tag_waves = tag_waves});
+        },
+        py::kw_only(), py::arg("tag_waves") = false, "The benchmark intensity expression.");
     m.def(
         "cartesian_coupling",
         [](const std::string& name) { return amplitudes::cartesian_coupling(name); },

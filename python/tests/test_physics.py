@@ -381,6 +381,21 @@ def test_kmatrix_benchmark_model_has_laddus_parameters_and_is_positive():
     np.testing.assert_allclose(model.evaluate(data, parameters=2 * params), 4 * values, rtol=1e-10)
 
 
+def test_tagged_benchmark_model_has_the_same_values_and_projects_waves():
+    plain = ld.amplitudes.kmatrix_benchmark_model()
+    tagged = ld.amplitudes.kmatrix_benchmark_model(tag_waves=True)
+    assert tagged.free_parameter_names == plain.free_parameter_names
+    p4s, scalars = generate_kskp(200)
+    data = ld.Dataset.from_arrays(p4s=p4s, scalars=scalars)
+    params = np.random.default_rng(3).uniform(-1.0, 1.0, 34)
+    np.testing.assert_array_equal(tagged.evaluate(data, parameters=params),
+                                  plain.evaluate(data, parameters=params))
+    # Keeping only D+ drops the S-wave couplings (f0, a0) from the model.
+    d_only = tagged.projection(["D+"])
+    assert all(name.startswith(("f2", "a2")) for name in d_only.free_parameter_names)
+    assert "f2(1270) re" in d_only.free_parameter_names
+
+
 def test_particles_catalogue():
     assert ld.particles.K_SHORT.mass == M_KS
     assert ld.particles.PROTON.mass == M_P
