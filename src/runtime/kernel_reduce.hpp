@@ -4,7 +4,9 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <laddu/runtime/event_cache.hpp>
@@ -30,9 +32,34 @@ reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> para
 void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
                      const EventCache& cache, const interp::OutputView& out, ThreadPool* pool);
 
-/// Runs fn(chunk, bound_kernel) for every reduction chunk of `events`, in parallel when a pool
-/// with more than one worker is given; each worker binds the kernel to `params` once.
+/// One worker's kernel, bound to the parameters once per call, and its output columns, reused
+/// from chunk to chunk (a gradient chunk holds (P + 1) × kReductionChunk doubles).
+struct ChunkWorker {
+    std::unique_ptr<BoundKernel> kernel;
+    std::vector<double> columns;
+    std::vector<interp::OutputColumn> out;
+
+    /// Events [begin, begin + count) of one reduction chunk and their outputs.
+    struct Chunk {
+        std::size_t begin = 0;
+        std::size_t count = 0;
+        std::span<const double> columns;  ///< output j of event begin + i at [j · count + i]
+    };
+
+    /// Evaluates every output of reduction chunk `chunk` of `cache` into the worker's columns.
+    [[nodiscard]] Chunk evaluate(const EventCache& cache, std::size_t chunk);
+};
+
+/// The events of reduction chunk `chunk` of `events`: {begin, count}.
+[[nodiscard]] std::pair<std::size_t, std::size_t> chunk_range(std::size_t chunk,
+                                                              std::size_t events) noexcept;
+
+/// Runs fn(chunk, worker) for every reduction chunk of `events`, in parallel when a pool with
+/// more than one worker is given; each worker binds the kernel to `params` once.
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
-                    ThreadPool* pool, const std::function<void(std::size_t, BoundKernel&)>& fn);
+                    ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn);
+
+/// Throws the EvaluationError of a value `transform` cannot take, naming the event.
+[[noreturn]] void throw_bad_value(ReductionTransform transform, double value, std::size_t event);
 
 }  // namespace laddu::runtime::detail

@@ -71,54 +71,68 @@ ChunkResult reduce_chunk_values(ReductionTransform transform, std::span<const do
 
 }  // namespace
 
+std::pair<std::size_t, std::size_t> chunk_range(std::size_t chunk, std::size_t events) noexcept {
+    const std::size_t begin = chunk * kReductionChunk;
+    return {begin, std::min(kReductionChunk, events - begin)};
+}
+
+ChunkWorker::Chunk ChunkWorker::evaluate(const EventCache& cache, std::size_t chunk) {
+    const auto [begin, count] = chunk_range(chunk, cache.events());
+    const std::size_t outputs = out.size();
+    if (columns.size() < outputs * count) {
+        columns.resize(outputs * kReductionChunk);
+    }
+    for (std::size_t j = 0; j < outputs; ++j) {
+        out[j] = interp::OutputColumn{columns.data() + j * count, nullptr};
+    }
+    kernel->run(cache.view(), begin, count, out);
+    return Chunk{begin, count, std::span<const double>(columns).first(outputs * count)};
+}
+
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
-                    ThreadPool* pool, const std::function<void(std::size_t, BoundKernel&)>& fn) {
+                    ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn) {
     const std::size_t n_chunks = chunk_count(events);
     const bool parallel = pool != nullptr && pool->size() > 1 && n_chunks > 1;
-    std::vector<std::unique_ptr<BoundKernel>> bound;
-    for (std::size_t w = 0; w < (parallel ? pool->size() : 1); ++w) {
-        bound.push_back(kernel.bind(params));
+    std::vector<ChunkWorker> workers(parallel ? pool->size() : 1);
+    for (ChunkWorker& worker : workers) {
+        worker.kernel = kernel.bind(params);
+        worker.out.resize(kernel.program().outputs.size());
     }
     if (!parallel) {
         for (std::size_t chunk = 0; chunk < n_chunks; ++chunk) {
-            fn(chunk, *bound[0]);
+            fn(chunk, workers[0]);
         }
         return;
     }
     pool->parallel_for_chunks(
-        n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, *bound[worker]); });
+        n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workers[worker]); });
+}
+
+void throw_bad_value(ReductionTransform transform, double value, std::size_t event) {
+    throw EvaluationError(
+        fmt::format("{} reduction requires a positive finite real value, got {} at event {}; check "
+                    "the model (an intensity must be positive wherever there are events)",
+                    transform_name(transform), value, event));
 }
 
 std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
                                     const EventCache& cache, ReductionTransform transform,
                                     ThreadPool* pool) {
-    const std::size_t outputs = kernel.program().outputs.size();
     const bool f32 = kernel.precision() == Precision::kF32;
     const std::span<const double> weights = cache.weights();
     std::vector<ChunkResult> results(chunk_count(cache.events()));
     for_each_chunk(
-        kernel, params, cache.events(), pool, [&](std::size_t chunk, BoundKernel& bound) {
-            const std::size_t begin = chunk * kReductionChunk;
-            const std::size_t count = std::min(kReductionChunk, cache.events() - begin);
-            // Output 0 is reduced; any other outputs go to scratch columns.
-            std::vector<double> columns(outputs * count);
-            std::vector<interp::OutputColumn> out(outputs);
-            for (std::size_t j = 0; j < outputs; ++j) {
-                out[j] = interp::OutputColumn{columns.data() + j * count, nullptr};
-            }
-            bound.run(cache.view(), begin, count, out);
-            results[chunk] =
-                reduce_chunk_values(transform, std::span<const double>(columns).first(count),
-                                    weights.subspan(begin, count), begin, f32);
+        kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
+            // Output 0 is reduced; any other outputs are computed and ignored.
+            const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
+            results[chunk] = reduce_chunk_values(transform, c.columns.first(c.count),
+                                                 weights.subspan(c.begin, c.count), c.begin, f32);
         });
     std::vector<double> partials;
     partials.reserve(results.size());
     for (const ChunkResult& result : results) {
         if (result.bad) {
-            throw EvaluationError(fmt::format(
-                "{} reduction requires a positive finite real value, got {} at event {}; check "
-                "the model (an intensity must be positive wherever there are events)",
-                transform_name(transform), result.bad->value, result.bad->event));
+            throw_bad_value(transform, result.bad->value, result.bad->event);
         }
         partials.push_back(result.partial);
     }
@@ -128,15 +142,14 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
 void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
                      const EventCache& cache, const interp::OutputView& out, ThreadPool* pool) {
     for_each_chunk(
-        kernel, params, cache.events(), pool, [&](std::size_t chunk, BoundKernel& bound) {
-            const std::size_t begin = chunk * kReductionChunk;
-            const std::size_t count = std::min(kReductionChunk, cache.events() - begin);
+        kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
+            const auto [begin, count] = chunk_range(chunk, cache.events());
             std::vector<interp::OutputColumn> shifted(out.columns.size());
             for (std::size_t j = 0; j < shifted.size(); ++j) {
                 shifted[j].re = out.columns[j].re + begin;
                 shifted[j].im = out.columns[j].im != nullptr ? out.columns[j].im + begin : nullptr;
             }
-            bound.run(cache.view(), begin, count, shifted);
+            worker.kernel->run(cache.view(), begin, count, shifted);
         });
 }
 

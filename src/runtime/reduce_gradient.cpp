@@ -90,17 +90,10 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     const std::size_t n_chunks = (cache.events() + kReductionChunk - 1) / kReductionChunk;
     std::vector<ChunkResult> results(n_chunks);
     for_each_chunk(
-        kernel, params, cache.events(), pool, [&](std::size_t chunk, BoundKernel& bound) {
-            const std::size_t begin = chunk * kReductionChunk;
-            const std::size_t count = std::min(kReductionChunk, cache.events() - begin);
-            std::vector<double> columns(outputs * count);
-            std::vector<interp::OutputColumn> out(outputs);
-            for (std::size_t j = 0; j < outputs; ++j) {
-                out[j] = interp::OutputColumn{columns.data() + j * count, nullptr};
-            }
-            bound.run(cache.view(), begin, count, out);
-            reduce_chunk(columns, count, parameters, cache.weights().subspan(begin, count), begin,
-                         transform, results[chunk]);
+        kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
+            const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
+            reduce_chunk(c.columns, c.count, parameters, cache.weights().subspan(c.begin, c.count),
+                         c.begin, transform, results[chunk]);
         });
     GradientPartials partials;
     partials.parameters = parameters;
@@ -108,10 +101,7 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     partials.gradients.reserve(n_chunks * parameters);
     for (const ChunkResult& result : results) {
         if (result.bad) {
-            throw EvaluationError(fmt::format(
-                "{} reduction requires a positive finite real value, got {} at event {}; check "
-                "the model (an intensity must be positive wherever there are events)",
-                transform_name(transform), result.bad->value, result.bad->event));
+            throw_bad_value(transform, result.bad->value, result.bad->event);
         }
         partials.values.push_back(result.value.finish());
         for (const AccurateSum& g : result.gradient) {
