@@ -4,12 +4,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/expected.hpp>
 #include <laddu/interp/interpreter.hpp>
+#include <laddu/runtime/collective.hpp>
 
 namespace laddu::runtime {
 
@@ -71,6 +73,10 @@ struct Execution {
     AutodiffMode autodiff = AutodiffMode::kAuto;
     JitPolicy jit = JitPolicy::kAuto;
     MemoryPlan memory;
+    /// The processes that share the events (nullptr: this process alone). Every process builds
+    /// the same model and prepares the same global data; each caches only the chunks it owns
+    /// and reductions are merged across processes (distributed::mpi_collective() over MPI).
+    std::shared_ptr<const Collective> collective;
 
     /// The thread count to use: `threads`, or std::thread::hardware_concurrency() (at least 1).
     [[nodiscard]] std::size_t resolved_threads() const noexcept;
