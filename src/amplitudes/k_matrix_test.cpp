@@ -17,7 +17,7 @@
 #include <laddu/expr/traversal.hpp>
 #include <laddu/physics/reaction.hpp>
 
-#include "../physics/testing/reference_evaluator.hpp"
+#include "reference/expr_reference.hpp"
 
 namespace laddu::amplitudes {
 namespace {

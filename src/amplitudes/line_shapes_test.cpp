@@ -13,7 +13,7 @@
 #include <laddu/amplitudes/two_body.hpp>
 #include <laddu/base/error.hpp>
 
-#include "../physics/testing/reference_evaluator.hpp"
+#include "reference/expr_reference.hpp"
 
 namespace laddu::amplitudes {
 namespace {

@@ -11,7 +11,7 @@
 #include <laddu/ir/builder.hpp>
 
 #include "testing/random_program.hpp"
-#include "testing/reference_executor.hpp"
+#include "reference/program_reference.hpp"
 
 namespace laddu::autodiff {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <laddu/ir/builder.hpp>
 
-#include "testing/reference_executor.hpp"
+#include "testing/gradient_check.hpp"
 
 namespace laddu::autodiff::testing {
 namespace {

@@ -8,7 +8,7 @@
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
 
-#include "reference_evaluator.hpp"
+#include "reference/program_reference.hpp"
 
 namespace laddu::interp {
 namespace {
@@ -17,8 +17,8 @@ using ir::Builder;
 using ir::OpCode;
 using ir::ValueId;
 using ir::ValueKind;
-using testing::C;
-using testing::EventInputs;
+using C = laddu::testing::Complex;
+using EventInputs = laddu::testing::SlotValues;
 
 constexpr std::array<std::size_t, 5> kSizes = {1, kBlockSize - 1, kBlockSize, kBlockSize + 1,
                                                3 * kBlockSize + 5};
@@ -104,7 +104,7 @@ void expect_matches_reference(const ir::Program& program, const std::vector<doub
         const Data data = make_data(program, count, seed + static_cast<unsigned>(count));
         const auto got = run_all(interp, params, data);
         for (std::size_t i = 0; i < count; ++i) {
-            const auto want = testing::reference_outputs(program, params, data.events, i);
+            const auto want = laddu::testing::run_reference(program, params, data.events, i);
             for (std::size_t j = 0; j < want.size(); ++j) {
                 ASSERT_TRUE(close(got[j][i], want[j], tolerance))
                     << "output " << j << " (%" << ir::to_index(program.outputs[j]) << ") event "

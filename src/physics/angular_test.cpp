@@ -13,7 +13,7 @@
 #include <laddu/physics/wigner.hpp>
 
 #include "testing/python.hpp"
-#include "testing/reference_evaluator.hpp"
+#include "reference/expr_reference.hpp"
 
 namespace laddu::physics {
 namespace {

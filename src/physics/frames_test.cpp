@@ -11,7 +11,7 @@
 #include <laddu/physics/reaction.hpp>
 #include <laddu/physics/vectors.hpp>
 
-#include "testing/reference_evaluator.hpp"
+#include "reference/expr_reference.hpp"
 
 namespace laddu::physics {
 namespace {

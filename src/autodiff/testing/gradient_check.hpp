@@ -10,9 +10,17 @@
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/ir/program.hpp>
 
-#include "reference_executor.hpp"
+#include "reference/program_reference.hpp"
 
 namespace laddu::autodiff::testing {
+
+// The shared reference executor (tests/support/reference), under this namespace's names.
+using laddu::testing::Complex;
+using laddu::testing::evaluate_instruction;
+using laddu::testing::program_values;
+using laddu::testing::reference_solve;
+using laddu::testing::RefValue;
+using laddu::testing::run_reference;
 
 /// One event's input column values (a Real slot reads the real part).
 using Event = std::vector<Complex>;

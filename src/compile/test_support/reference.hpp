@@ -1,4 +1,5 @@
-// Test support: straightforward evaluators to check the compiler against.
+// Test support for the compiler's tests: the shared reference evaluators
+// (tests/support/reference) over flat events, and random events and parameters.
 //
 // evaluate_reference() walks an Expr with std::complex arithmetic (Real-kinded nodes use real
 // libm, as the IR does). execute_program() runs an ir::Program for one event, one instruction at

@@ -1,9 +1,9 @@
-#include "reference_executor.hpp"
+#include "program_reference.hpp"
 
 #include <cmath>
 #include <limits>
 
-namespace laddu::autodiff::testing {
+namespace laddu::testing {
 
 using ir::OpCode;
 using ir::ValueKind;
@@ -282,8 +282,8 @@ RefValue evaluate_instruction(const ir::Program& program, std::uint32_t index,
     }
 }
 
-std::vector<RefValue> evaluate_all(const ir::Program& program, std::span<const double> params,
-                                   std::span<const Complex> inputs) {
+std::vector<RefValue> program_values(const ir::Program& program, std::span<const double> params,
+                                     std::span<const Complex> inputs) {
     std::vector<RefValue> values;
     values.reserve(program.size());
     for (std::uint32_t index = 0; index < program.size(); ++index) {
@@ -294,7 +294,7 @@ std::vector<RefValue> evaluate_all(const ir::Program& program, std::span<const d
 
 std::vector<Complex> run_reference(const ir::Program& program, std::span<const double> params,
                                    std::span<const Complex> inputs) {
-    const std::vector<RefValue> values = evaluate_all(program, params, inputs);
+    const std::vector<RefValue> values = program_values(program, params, inputs);
     std::vector<Complex> outputs;
     for (const ir::ValueId id : program.outputs) {
         outputs.push_back(values[ir::to_index(id)].scalar);
@@ -302,4 +302,14 @@ std::vector<Complex> run_reference(const ir::Program& program, std::span<const d
     return outputs;
 }
 
-}  // namespace laddu::autodiff::testing
+std::vector<Complex> run_reference(const ir::Program& program, std::span<const double> params,
+                                   const SlotValues& slots, std::size_t event) {
+    std::vector<Complex> inputs;
+    inputs.reserve(slots.size());
+    for (const std::vector<Complex>& slot : slots) {
+        inputs.push_back(slot[event]);
+    }
+    return run_reference(program, params, inputs);
+}
+
+}  // namespace laddu::testing

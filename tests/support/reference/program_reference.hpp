@@ -1,16 +1,18 @@
-// A deliberately plain executor of ir::Program for tests: one event, one instruction at a time,
-// std::complex arithmetic, no blocks and no optimisation. It is the oracle the autodiff tests
-// (and finite differences) run programs with, independent of any backend.
+// Test support: a deliberately plain executor of ir::Program: one event, one instruction at a
+// time, std::complex arithmetic, no blocks and no optimisation, written from docs/ir.md. It is
+// the oracle the compiler, autodiff and interpreter tests (and finite differences) run programs
+// with, and shares no code with any backend.
 #pragma once
 
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include <laddu/ir/program.hpp>
 
-namespace laddu::autodiff::testing {
+namespace laddu::testing {
 
 using Complex = std::complex<double>;
 
@@ -28,18 +30,26 @@ struct RefValue {
                                             std::span<const Complex> inputs);
 
 /// Every value of `program` for one event (`inputs[slot]` is the event's column value).
-[[nodiscard]] std::vector<RefValue> evaluate_all(const ir::Program& program,
-                                                 std::span<const double> params,
-                                                 std::span<const Complex> inputs);
+[[nodiscard]] std::vector<RefValue> program_values(const ir::Program& program,
+                                                   std::span<const double> params,
+                                                   std::span<const Complex> inputs);
 
 /// The outputs of `program` for one event.
 [[nodiscard]] std::vector<Complex> run_reference(const ir::Program& program,
                                                  std::span<const double> params,
                                                  std::span<const Complex> inputs);
 
+/// Event values of every input slot: slots[s][event] (a Real slot's imaginary parts are ignored).
+using SlotValues = std::vector<std::vector<Complex>>;
+
+/// The outputs of `program` for event `event` of `slots`.
+[[nodiscard]] std::vector<Complex> run_reference(const ir::Program& program,
+                                                 std::span<const double> params,
+                                                 const SlotValues& slots, std::size_t event);
+
 /// Solves A X = B (n×n row-major, B column by column) by LU with partial pivoting; NaN when
 /// A is singular.
 [[nodiscard]] std::vector<Complex> reference_solve(std::uint32_t n, std::uint32_t m,
                                                    std::vector<Complex> a, std::vector<Complex> b);
 
-}  // namespace laddu::autodiff::testing
+}  // namespace laddu::testing
