@@ -54,28 +54,8 @@ ValueId Builder::load(std::uint32_t slot) {
 }
 
 ValueId Builder::unary(OpCode op, ValueId a) {
-    switch (op) {
-    case OpCode::kNeg:
-    case OpCode::kConj:
-    case OpCode::kSqrt:
-    case OpCode::kExp:
-    case OpCode::kLog:
-    case OpCode::kSin:
-    case OpCode::kCos:
-    case OpCode::kTan:
-    case OpCode::kAsin:
-    case OpCode::kAcos:
-    case OpCode::kAtan:
-    case OpCode::kSinh:
-    case OpCode::kCosh:
-    case OpCode::kTanh:
-    case OpCode::kReal:
-    case OpCode::kImag:
-    case OpCode::kAbs:
-    case OpCode::kArg:
-    case OpCode::kNormSqr:
-        break;
-    default:
+    const detail::OpFamily family = detail::op_family(op);
+    if (family != detail::OpFamily::kUnary && family != detail::OpFamily::kUnaryToReal) {
         throw CompileError(
             fmt::format("Builder::unary cannot emit {}; use the method for it", opcode_name(op)));
     }
@@ -84,16 +64,9 @@ ValueId Builder::unary(OpCode op, ValueId a) {
 }
 
 ValueId Builder::binary(OpCode op, ValueId a, ValueId b) {
-    switch (op) {
-    case OpCode::kAdd:
-    case OpCode::kSub:
-    case OpCode::kMul:
-    case OpCode::kDiv:
-    case OpCode::kPow:
-    case OpCode::kAtan2:
-    case OpCode::kComplex:
-        break;
-    default:
+    const detail::OpFamily family = detail::op_family(op);
+    if (family != detail::OpFamily::kBinary && family != detail::OpFamily::kBinaryReal &&
+        family != detail::OpFamily::kMakeComplex) {
         throw CompileError(
             fmt::format("Builder::binary cannot emit {}; use the method for it", opcode_name(op)));
     }

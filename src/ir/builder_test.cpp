@@ -132,6 +132,25 @@ TEST(Builder, RejectsIllTypedOperandsNamingOpcodeKindAndValue) {
     expect_compile_error([&] { (void)b.add_input("v", ValueKind::kVector); }, {"'v'", "Vector"});
 }
 
+TEST(Builder, UnaryAndBinaryEmitOnlyTheirFamilies) {
+    Builder b;
+    const ValueId x = b.load(b.add_input("x", ValueKind::kReal));
+    EXPECT_EQ(b.program().at(b.unary(OpCode::kAbs, x)).kind, ValueKind::kReal);
+    EXPECT_EQ(b.program().at(b.binary(OpCode::kComplex, x, x)).kind, ValueKind::kComplex);
+    for (const OpCode op : {OpCode::kPowI, OpCode::kAdd, OpCode::kAddN, OpCode::kLoad}) {
+        try {
+            (void)b.unary(op, x);
+            ADD_FAILURE() << opcode_name(op);
+        } catch (const CompileError& error) {
+            EXPECT_NE(std::string(error.what()).find("Builder::unary cannot emit"),
+                      std::string::npos);
+        }
+    }
+    for (const OpCode op : {OpCode::kNeg, OpCode::kDot, OpCode::kPowI}) {
+        EXPECT_THROW((void)b.binary(op, x, x), CompileError) << opcode_name(op);
+    }
+}
+
 TEST(Builder, FinishValidatesAndResets) {
     Builder b;
     (void)b.param(0);

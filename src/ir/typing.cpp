@@ -136,16 +136,27 @@ Expected<Typing> deduce_aggregate(OpCode op, std::uint32_t attr, std::span<const
     }
 }
 
+// The operand count of the fixed-arity families (leaves and aggregates check their own).
+std::size_t fixed_arity(OpFamily family) noexcept {
+    switch (family) {
+    case OpFamily::kUnary:
+    case OpFamily::kUnaryToReal:
+    case OpFamily::kPowI:
+        return 1;
+    default:
+        return 2;
+    }
+}
+
 }  // namespace
 
-Expected<Typing> deduce(OpCode op, std::uint32_t attr, std::span<const ValueId> operands,
-                        std::span<const Instruction> defined, std::span<const InputSlot> inputs) {
+OpFamily op_family(OpCode op) noexcept {
     switch (op) {
     case OpCode::kConstReal:
     case OpCode::kConstComplex:
     case OpCode::kParam:
     case OpCode::kLoad:
-        return deduce_leaf(op, attr, operands.size(), inputs);
+        return OpFamily::kLeaf;
     case OpCode::kNeg:
     case OpCode::kConj:
     case OpCode::kSqrt:
@@ -160,57 +171,73 @@ Expected<Typing> deduce(OpCode op, std::uint32_t attr, std::span<const ValueId> 
     case OpCode::kSinh:
     case OpCode::kCosh:
     case OpCode::kTanh:
-    case OpCode::kPowI:
-        if (auto ok = check_count(op, operands.size(), 1); !ok) {
-            return ok.error();
-        }
-        return check_operands(op, Want::kScalar, operands, defined);
+        return OpFamily::kUnary;
     case OpCode::kReal:
     case OpCode::kImag:
     case OpCode::kAbs:
     case OpCode::kArg:
-    case OpCode::kNormSqr: {
-        if (auto ok = check_count(op, operands.size(), 1); !ok) {
+    case OpCode::kNormSqr:
+        return OpFamily::kUnaryToReal;
+    case OpCode::kPowI:
+        return OpFamily::kPowI;
+    case OpCode::kAdd:
+    case OpCode::kSub:
+    case OpCode::kMul:
+    case OpCode::kDiv:
+    case OpCode::kPow:
+        return OpFamily::kBinary;
+    case OpCode::kAtan2:
+        return OpFamily::kBinaryReal;
+    case OpCode::kComplex:
+        return OpFamily::kMakeComplex;
+    case OpCode::kAddN:
+    case OpCode::kMulN:
+    case OpCode::kDot:
+    case OpCode::kSolve:
+    case OpCode::kExtract:
+        break;
+    }
+    return OpFamily::kAggregate;
+}
+
+Expected<Typing> deduce(OpCode op, std::uint32_t attr, std::span<const ValueId> operands,
+                        std::span<const Instruction> defined, std::span<const InputSlot> inputs) {
+    if (static_cast<std::size_t>(op) >= kOpCodeCount) {
+        return fail(fmt::format("invalid opcode {}", static_cast<unsigned>(op)));
+    }
+    const OpFamily family = op_family(op);
+    if (family != OpFamily::kLeaf && family != OpFamily::kAggregate) {
+        if (auto ok = check_count(op, operands.size(), fixed_arity(family)); !ok) {
             return ok.error();
         }
+    }
+    switch (family) {
+    case OpFamily::kLeaf:
+        return deduce_leaf(op, attr, operands.size(), inputs);
+    case OpFamily::kUnary:
+    case OpFamily::kPowI:
+    case OpFamily::kBinary:
+        return check_operands(op, Want::kScalar, operands, defined);
+    case OpFamily::kUnaryToReal: {
         auto typing = check_operands(op, Want::kScalar, operands, defined);
         if (!typing) {
             return typing;
         }
         return Typing{ValueKind::kReal, typing->cls};
     }
-    case OpCode::kAdd:
-    case OpCode::kSub:
-    case OpCode::kMul:
-    case OpCode::kDiv:
-    case OpCode::kPow:
-        if (auto ok = check_count(op, operands.size(), 2); !ok) {
-            return ok.error();
-        }
-        return check_operands(op, Want::kScalar, operands, defined);
-    case OpCode::kAtan2:
-        if (auto ok = check_count(op, operands.size(), 2); !ok) {
-            return ok.error();
-        }
+    case OpFamily::kBinaryReal:
         return check_operands(op, Want::kReal, operands, defined);
-    case OpCode::kComplex: {
-        if (auto ok = check_count(op, operands.size(), 2); !ok) {
-            return ok.error();
-        }
+    case OpFamily::kMakeComplex: {
         auto typing = check_operands(op, Want::kReal, operands, defined);
         if (!typing) {
             return typing;
         }
         return Typing{ValueKind::kComplex, typing->cls};
     }
-    case OpCode::kAddN:
-    case OpCode::kMulN:
-    case OpCode::kDot:
-    case OpCode::kSolve:
-    case OpCode::kExtract:
-        return deduce_aggregate(op, attr, operands, defined);
+    case OpFamily::kAggregate:
+        break;
     }
-    return fail(fmt::format("invalid opcode {}", static_cast<unsigned>(op)));
+    return deduce_aggregate(op, attr, operands, defined);
 }
 
 }  // namespace laddu::ir::detail
