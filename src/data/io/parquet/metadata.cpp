@@ -54,167 +54,223 @@ std::string codec_name(std::int32_t codec) {
 
 namespace {
 
-constexpr std::int64_t kI32Max = INT32_MAX;
-
 std::vector<std::uint8_t> to_vector(std::span<const std::uint8_t> bytes) {
     return {bytes.begin(), bytes.end()};
 }
 
+// One reader per Thrift struct of parquet.thrift; field ids are the spec's.
+
 SchemaElement read_schema_element(ThriftReader& r) {
     SchemaElement e;
-    ThriftField f;
-    r.begin_struct();
-    while (r.next_field(f)) {
+    r.read_struct([&](const ThriftField& f) {
         switch (f.id) {
         case 1:
             e.type = r.read_i32(f);
-            break;
+            return true;
         case 2:
             e.type_length = r.read_i32(f);
-            break;
+            return true;
         case 3:
             e.repetition = r.read_i32(f);
-            break;
+            return true;
         case 4:
             e.name = r.read_string(f);
-            break;
+            return true;
         case 5:
-            e.num_children = static_cast<std::int32_t>(r.read_int(f, 0, kI32Max));
-            break;
+            e.num_children = r.read_count32(f);
+            return true;
         case 6:
             e.converted_type = r.read_i32(f);
-            break;
+            return true;
         default:
-            r.skip(f.type);
+            return false;
         }
-    }
+    });
     return e;
 }
 
 Statistics read_statistics(ThriftReader& r) {
     Statistics s;
-    ThriftField f;
-    r.begin_struct();
-    while (r.next_field(f)) {
+    r.read_struct([&](const ThriftField& f) {
         switch (f.id) {
         case 3:
             s.null_count = r.read_i64(f);
-            break;
+            return true;
         case 5:
             s.max_value = to_vector(r.read_binary(f));
-            break;
+            return true;
         case 6:
             s.min_value = to_vector(r.read_binary(f));
-            break;
+            return true;
         default:
-            r.skip(f.type);
+            return false;
         }
-    }
+    });
     return s;
 }
 
 ColumnMetaData read_column_metadata(ThriftReader& r) {
     ColumnMetaData m;
-    ThriftField f;
-    r.begin_struct();
-    while (r.next_field(f)) {
+    r.read_struct([&](const ThriftField& f) {
         switch (f.id) {
         case 1:
             m.type = r.read_i32(f);
-            break;
+            return true;
         case 2: {
             const ThriftList list = r.read_list(f);
             for (std::size_t i = 0; i < list.size; ++i) {
                 m.encodings.push_back(
-                    static_cast<std::int32_t>(r.read_list_int(list.element, INT32_MIN, kI32Max)));
+                    static_cast<std::int32_t>(r.read_list_int(list.element, INT32_MIN, INT32_MAX)));
             }
-            break;
+            return true;
         }
         case 3: {
             const ThriftList list = r.read_list(f);
             for (std::size_t i = 0; i < list.size; ++i) {
                 m.path.push_back(r.read_list_string(list.element));
             }
-            break;
+            return true;
         }
         case 4:
             m.codec = r.read_i32(f);
-            break;
+            return true;
         case 5:
-            m.num_values = r.read_int(f, 0, INT64_MAX);
-            break;
+            m.num_values = r.read_count64(f);
+            return true;
         case 6:
-            m.total_uncompressed_size = r.read_int(f, 0, INT64_MAX);
-            break;
+            m.total_uncompressed_size = r.read_count64(f);
+            return true;
         case 7:
-            m.total_compressed_size = r.read_int(f, 0, INT64_MAX);
-            break;
+            m.total_compressed_size = r.read_count64(f);
+            return true;
         case 9:
-            m.data_page_offset = r.read_int(f, 0, INT64_MAX);
-            break;
+            m.data_page_offset = r.read_count64(f);
+            return true;
         case 11:
-            m.dictionary_page_offset = r.read_int(f, 0, INT64_MAX);
-            break;
+            m.dictionary_page_offset = r.read_count64(f);
+            return true;
         case 12:
             r.expect(f, ThriftType::kStruct);
             m.statistics = read_statistics(r);
-            break;
+            return true;
         default:
-            r.skip(f.type);
+            return false;
         }
-    }
+    });
     return m;
 }
 
 ColumnChunk read_column_chunk(ThriftReader& r) {
     ColumnChunk c;
-    ThriftField f;
-    r.begin_struct();
-    while (r.next_field(f)) {
+    r.read_struct([&](const ThriftField& f) {
         switch (f.id) {
         case 1:
             c.file_path = r.read_string(f);
-            break;
+            return true;
         case 2:
             c.file_offset = r.read_i64(f);
-            break;
+            return true;
         case 3:
             r.expect(f, ThriftType::kStruct);
             c.meta = read_column_metadata(r);
-            break;
+            return true;
         default:
-            r.skip(f.type);
+            return false;
         }
-    }
+    });
     return c;
 }
 
 RowGroup read_row_group(ThriftReader& r) {
     RowGroup g;
-    ThriftField f;
-    r.begin_struct();
-    while (r.next_field(f)) {
+    r.read_struct([&](const ThriftField& f) {
         switch (f.id) {
-        case 1: {
-            const ThriftList list = r.read_list(f);
-            r.expect_element(list.element, ThriftType::kStruct);
-            g.columns.reserve(list.size);
-            for (std::size_t i = 0; i < list.size; ++i) {
-                g.columns.push_back(read_column_chunk(r));
-            }
-            break;
-        }
+        case 1:
+            r.read_struct_list(f, g.columns, [&] { return read_column_chunk(r); });
+            return true;
         case 2:
             g.total_byte_size = r.read_i64(f);
-            break;
+            return true;
         case 3:
-            g.num_rows = r.read_int(f, 0, INT64_MAX);
-            break;
+            g.num_rows = r.read_count64(f);
+            return true;
         default:
-            r.skip(f.type);
+            return false;
         }
-    }
+    });
     return g;
+}
+
+DataPageHeader read_data_page_header(ThriftReader& r) {
+    DataPageHeader d;
+    r.read_struct([&](const ThriftField& f) {
+        switch (f.id) {
+        case 1:
+            d.num_values = r.read_count32(f);
+            return true;
+        case 2:
+            d.encoding = r.read_i32(f);
+            return true;
+        case 3:
+            d.definition_level_encoding = r.read_i32(f);
+            return true;
+        case 4:
+            d.repetition_level_encoding = r.read_i32(f);
+            return true;
+        default:
+            return false;
+        }
+    });
+    return d;
+}
+
+DictionaryPageHeader read_dictionary_page_header(ThriftReader& r) {
+    DictionaryPageHeader d;
+    r.read_struct([&](const ThriftField& f) {
+        switch (f.id) {
+        case 1:
+            d.num_values = r.read_count32(f);
+            return true;
+        case 2:
+            d.encoding = r.read_i32(f);
+            return true;
+        default:
+            return false;
+        }
+    });
+    return d;
+}
+
+DataPageHeaderV2 read_data_page_header_v2(ThriftReader& r) {
+    DataPageHeaderV2 d;
+    r.read_struct([&](const ThriftField& f) {
+        switch (f.id) {
+        case 1:
+            d.num_values = r.read_count32(f);
+            return true;
+        case 2:
+            d.num_nulls = r.read_count32(f);
+            return true;
+        case 3:
+            d.num_rows = r.read_count32(f);
+            return true;
+        case 4:
+            d.encoding = r.read_i32(f);
+            return true;
+        case 5:
+            d.definition_levels_byte_length = r.read_count32(f);
+            return true;
+        case 6:
+            d.repetition_levels_byte_length = r.read_count32(f);
+            return true;
+        case 7:
+            d.is_compressed = r.read_bool(f);
+            return true;
+        default:
+            return false;
+        }
+    });
+    return d;
 }
 
 }  // namespace
@@ -223,41 +279,27 @@ FileMetaData decode_file_metadata(std::span<const std::uint8_t> bytes, std::uint
                                   const ErrorSite& site) {
     ThriftReader r(bytes, base_offset, site);
     FileMetaData meta;
-    ThriftField f;
-    r.begin_struct();
-    while (r.next_field(f)) {
+    r.read_struct([&](const ThriftField& f) {
         switch (f.id) {
         case 1:
             meta.version = r.read_i32(f);
-            break;
-        case 2: {
-            const ThriftList list = r.read_list(f);
-            r.expect_element(list.element, ThriftType::kStruct);
-            meta.schema.reserve(list.size);
-            for (std::size_t i = 0; i < list.size; ++i) {
-                meta.schema.push_back(read_schema_element(r));
-            }
-            break;
-        }
+            return true;
+        case 2:
+            r.read_struct_list(f, meta.schema, [&] { return read_schema_element(r); });
+            return true;
         case 3:
-            meta.num_rows = r.read_int(f, 0, INT64_MAX);
-            break;
-        case 4: {
-            const ThriftList list = r.read_list(f);
-            r.expect_element(list.element, ThriftType::kStruct);
-            meta.row_groups.reserve(list.size);
-            for (std::size_t i = 0; i < list.size; ++i) {
-                meta.row_groups.push_back(read_row_group(r));
-            }
-            break;
-        }
+            meta.num_rows = r.read_count64(f);
+            return true;
+        case 4:
+            r.read_struct_list(f, meta.row_groups, [&] { return read_row_group(r); });
+            return true;
         case 6:
             meta.created_by = r.read_string(f);
-            break;
+            return true;
         default:
-            r.skip(f.type);
+            return false;
         }
-    }
+    });
     return meta;
 }
 
@@ -265,106 +307,33 @@ PageHeader decode_page_header(std::span<const std::uint8_t> bytes, std::uint64_t
                               const ErrorSite& site, std::size_t& header_size) {
     ThriftReader r(bytes, base_offset, site);
     PageHeader h;
-    ThriftField f;
-    r.begin_struct();
-    while (r.next_field(f)) {
+    r.read_struct([&](const ThriftField& f) {
         switch (f.id) {
         case 1:
             h.type = r.read_i32(f);
-            break;
+            return true;
         case 2:
-            h.uncompressed_page_size = static_cast<std::int32_t>(r.read_int(f, 0, kI32Max));
-            break;
+            h.uncompressed_page_size = r.read_count32(f);
+            return true;
         case 3:
-            h.compressed_page_size = static_cast<std::int32_t>(r.read_int(f, 0, kI32Max));
-            break;
-        case 5: {
+            h.compressed_page_size = r.read_count32(f);
+            return true;
+        case 5:
             r.expect(f, ThriftType::kStruct);
-            DataPageHeader d;
-            ThriftField g;
-            r.begin_struct();
-            while (r.next_field(g)) {
-                switch (g.id) {
-                case 1:
-                    d.num_values = static_cast<std::int32_t>(r.read_int(g, 0, kI32Max));
-                    break;
-                case 2:
-                    d.encoding = r.read_i32(g);
-                    break;
-                case 3:
-                    d.definition_level_encoding = r.read_i32(g);
-                    break;
-                case 4:
-                    d.repetition_level_encoding = r.read_i32(g);
-                    break;
-                default:
-                    r.skip(g.type);
-                }
-            }
-            h.data = d;
-            break;
-        }
-        case 7: {
+            h.data = read_data_page_header(r);
+            return true;
+        case 7:
             r.expect(f, ThriftType::kStruct);
-            DictionaryPageHeader d;
-            ThriftField g;
-            r.begin_struct();
-            while (r.next_field(g)) {
-                switch (g.id) {
-                case 1:
-                    d.num_values = static_cast<std::int32_t>(r.read_int(g, 0, kI32Max));
-                    break;
-                case 2:
-                    d.encoding = r.read_i32(g);
-                    break;
-                default:
-                    r.skip(g.type);
-                }
-            }
-            h.dictionary = d;
-            break;
-        }
-        case 8: {
+            h.dictionary = read_dictionary_page_header(r);
+            return true;
+        case 8:
             r.expect(f, ThriftType::kStruct);
-            DataPageHeaderV2 d;
-            ThriftField g;
-            r.begin_struct();
-            while (r.next_field(g)) {
-                switch (g.id) {
-                case 1:
-                    d.num_values = static_cast<std::int32_t>(r.read_int(g, 0, kI32Max));
-                    break;
-                case 2:
-                    d.num_nulls = static_cast<std::int32_t>(r.read_int(g, 0, kI32Max));
-                    break;
-                case 3:
-                    d.num_rows = static_cast<std::int32_t>(r.read_int(g, 0, kI32Max));
-                    break;
-                case 4:
-                    d.encoding = r.read_i32(g);
-                    break;
-                case 5:
-                    d.definition_levels_byte_length =
-                        static_cast<std::int32_t>(r.read_int(g, 0, kI32Max));
-                    break;
-                case 6:
-                    d.repetition_levels_byte_length =
-                        static_cast<std::int32_t>(r.read_int(g, 0, kI32Max));
-                    break;
-                case 7:
-                    d.is_compressed = r.read_bool(g);
-                    break;
-                default:
-                    r.skip(g.type);
-                }
-            }
-            h.data_v2 = d;
-            break;
-        }
+            h.data_v2 = read_data_page_header_v2(r);
+            return true;
         default:
-            r.skip(f.type);
+            return false;
         }
-    }
+    });
     header_size = r.position();
     return h;
 }

@@ -89,6 +89,39 @@ public:
     /// Skips a value of `type` (unknown fields), recursing into containers with a depth limit.
     void skip(ThriftType type);
 
+    /// Reads one struct: `on_field(field)` reads the fields it knows and returns true; the
+    /// fields it returns false for are skipped.
+    template <typename OnField>
+    void read_struct(OnField&& on_field) {
+        begin_struct();
+        ThriftField field;
+        while (next_field(field)) {
+            if (!on_field(field)) {
+                skip(field.type);
+            }
+        }
+    }
+
+    /// A non-negative 32-bit count or size field.
+    std::int32_t read_count32(const ThriftField& field) {
+        return static_cast<std::int32_t>(read_int(field, 0, INT32_MAX));
+    }
+
+    /// A non-negative 64-bit count, size or offset field.
+    std::int64_t read_count64(const ThriftField& field) { return read_int(field, 0, INT64_MAX); }
+
+    /// A list field of structs, each read by `read_element()` into `out`.
+    template <typename T, typename ReadElement>
+    void read_struct_list(const ThriftField& field, std::vector<T>& out,
+                          ReadElement&& read_element) {
+        const ThriftList list = read_list(field);
+        expect_element(list.element, ThriftType::kStruct);
+        out.reserve(list.size);
+        for (std::size_t i = 0; i < list.size; ++i) {
+            out.push_back(read_element());
+        }
+    }
+
     /// Checks that `field` has the wire type `wanted`.
     void expect(const ThriftField& field, ThriftType wanted);
 
