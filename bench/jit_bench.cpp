@@ -1,20 +1,30 @@
 // JIT kernels against the batch interpreter on a 16-amplitude coherent sum
 // (|Σ_k (p_2k + i p_2k+1) A_k|² over 16 cached complex amplitudes A_k) and on the evaluate
 // program of the K-matrix benchmark stand-in (src/compile/test_support/kmatrix_model.hpp, on
-// random cache columns), and JIT compile latency.
+// random cache columns); JIT compile latency; and the NLL of laddu's K-matrix benchmark model
+// (amplitudes::kmatrix_benchmark_model()) on 1e5 generated K_S K_S events, value and
+// value+gradient, through likelihood::NLL with the JIT on or off.
+#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
+#include <laddu/amplitudes/kmatrix_benchmark.hpp>
+#include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/aligned.hpp>
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/jit/jit.hpp>
+#include <laddu/likelihood/nll.hpp>
 
+#include "support/ksks_events.hpp"
 #include "test_support/kmatrix_model.hpp"
 
 namespace {
@@ -123,6 +133,39 @@ void run_jit(benchmark::State& state, const ir::Program& program) {
     state.counters["vectorized"] = kernel->vectorized() ? 1.0 : 0.0;
 }
 
+// As the runtime runs kernels: 4096-event chunks whose outputs land in one reused block of
+// columns (kept in cache), so only the inputs stream from memory.
+void run_jit_chunked(benchmark::State& state, const ir::Program& program) {
+    constexpr std::size_t kChunk = 4096;
+    const auto events = static_cast<std::size_t>(state.range(0));
+    Dataset data(program, events);
+    auto kernel = jit::compile(program, precision_of(state), codegen_of(state));
+    if (!kernel) {
+        state.SkipWithError(kernel.error().message.c_str());
+        return;
+    }
+    std::vector<AlignedVector<double>> out(kernel->output_pointer_count(),
+                                           AlignedVector<double>(kChunk));
+    std::vector<double*> outputs;
+    for (auto& column : out) {
+        outputs.push_back(column.data());
+    }
+    std::vector<const double*> inputs(data.columns.size());
+    for (auto _ : state) {
+        for (std::size_t begin = 0; begin < events; begin += kChunk) {
+            for (std::size_t c = 0; c < inputs.size(); ++c) {
+                inputs[c] = data.columns[c].data() + begin;
+            }
+            const std::size_t count = std::min(kChunk, events - begin);
+            kernel->run(data.params.data(), inputs.data(), outputs.data(), 0,
+                        static_cast<std::int64_t>(count));
+            benchmark::DoNotOptimize(outputs[0]);
+            benchmark::ClobberMemory();
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 void run_interp(benchmark::State& state, const ir::Program& program) {
     const auto events = static_cast<std::size_t>(state.range(0));
     Dataset data(program, events);
@@ -169,6 +212,71 @@ void compile_latency(benchmark::State& state, const ir::Program& program) {
     state.counters["compile_ms"] = 1e3 * total / static_cast<double>(state.iterations());
 }
 
+// The benchmark model's programs: 0 evaluate, 1 reverse-mode gradient, 2 forward-mode gradient
+// (both Component::kReal, as PreparedModel builds them).
+const ir::Program& kmatrix_model_program(std::int64_t which) {
+    static const ir::Program evaluate =
+        laddu::compile::compile_model(laddu::amplitudes::kmatrix_benchmark_model()).evaluate;
+    static const ir::Program reverse =
+        laddu::autodiff::reverse(evaluate, laddu::autodiff::Component::kReal);
+    static const ir::Program forward =
+        laddu::autodiff::forward(evaluate, laddu::autodiff::Component::kReal);
+    return which == 0 ? evaluate : which == 1 ? reverse : forward;
+}
+
+// Arguments: JIT (0 off, 1 on), precision (64, 32), threads, gradient (0 value, 1
+// value+gradient, reverse mode; 2 value+gradient, forward mode). 1e5 events, data = accepted
+// MC (the normalisation uses the precomputed matrix, so the cost is the data sum).
+void BM_KmatrixNll(benchmark::State& state) {
+    namespace runtime = laddu::runtime;
+    static const laddu::expr::Model model = laddu::amplitudes::kmatrix_benchmark_model();
+    static const laddu::data::Dataset dataset = laddu::testing::generate_ksks(100000, 7).dataset();
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+    static std::map<Key, std::unique_ptr<laddu::likelihood::NLL>> nlls;
+    const Key key{state.range(0), state.range(1), state.range(2), state.range(3)};
+    std::unique_ptr<laddu::likelihood::NLL>& nll = nlls[key];
+    if (!nll) {
+        runtime::Execution execution;
+        execution.jit =
+            state.range(0) == 1 ? runtime::JitPolicy::kEnabled : runtime::JitPolicy::kDisabled;
+        execution.precision =
+            state.range(1) == 32 ? runtime::Precision::kF32 : runtime::Precision::kF64;
+        execution.threads = static_cast<std::size_t>(state.range(2));
+        execution.autodiff =
+            state.range(3) == 2 ? runtime::AutodiffMode::kForward : runtime::AutodiffMode::kReverse;
+        nll = std::make_unique<laddu::likelihood::NLL>(model, dataset, dataset, execution);
+    }
+    const std::vector<double> params(model.parameters().free_count(), 0.25);
+    for (auto _ : state) {
+        if (state.range(3) == 0) {
+            benchmark::DoNotOptimize(nll->value(params));
+        } else {
+            benchmark::DoNotOptimize(nll->value_and_gradient(params));
+        }
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(dataset.size()));
+}
+
+// The benchmark model's programs on random cache columns (arguments: events, precision, code
+// generation, program as in kmatrix_model_program).
+void BM_KmatrixModelJit(benchmark::State& state) {
+    run_jit(state, kmatrix_model_program(state.range(3)));
+}
+
+void BM_KmatrixModelJitChunked(benchmark::State& state) {
+    run_jit_chunked(state, kmatrix_model_program(state.range(3)));
+}
+
+void BM_KmatrixModelInterp(benchmark::State& state) {
+    run_interp(state, kmatrix_model_program(state.range(3)));
+}
+
+// Compile latency of the benchmark model's programs (argument 0: 0 evaluate, 1 reverse
+// gradient, 2 forward gradient).
+void BM_CompileKmatrixModel(benchmark::State& state) {
+    compile_latency(state, kmatrix_model_program(state.range(0)));
+}
+
 void BM_CoherentSumJit(benchmark::State& state) {
     run_jit(state, coherent_sum(16));
 }
@@ -209,3 +317,16 @@ BENCHMARK(BM_CompileCoherentSum)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CompileKmatrix)->ArgsProduct({{0}, {64, 32}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CompileLarge)->ArgsProduct({{0}, {64, 32}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_KmatrixModelJit)->ArgsProduct({{4096, 100000}, {64, 32}, {0}, {0, 1, 2}});
+BENCHMARK(BM_KmatrixModelJitChunked)->ArgsProduct({{100000}, {64, 32}, {0}, {0, 1, 2}});
+BENCHMARK(BM_KmatrixModelInterp)->ArgsProduct({{4096, 100000}, {64, 32}, {0}, {0, 1, 2}});
+BENCHMARK(BM_CompileKmatrixModel)
+    ->ArgsProduct({{0, 1, 2}, {64, 32}, {0}})
+    ->Unit(benchmark::kMillisecond);
+// Arguments: JIT, precision, threads, gradient (see BM_KmatrixNll).
+// Wall time; CPU time is the whole process's (with 2 threads: both workers).
+BENCHMARK(BM_KmatrixNll)
+    ->ArgsProduct({{0, 1}, {64, 32}, {1, 2}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();

@@ -11,6 +11,8 @@ packages=(
     # libraries
     libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
     libopenmpi-dev openmpi-bin nlohmann-json3-dev
+    # model files of the laddu-cpp command (apps/laddu-cpp/model_file.cpp)
+    libtomlplusplus-dev
     # Parquet codecs (src/data/io/parquet)
     libsnappy-dev libzstd-dev zlib1g-dev
     # Parquet interop tests and benchmark (tests/parquet_interop: DuckDB, hyparquet from npm);

@@ -2,11 +2,14 @@
 // kmatrix_benchmark.rs): the benchmark model's NLL with data and accepted MC both the given
 // file, evaluated at PARAMS.json (free parameters by laddu's names; missing ones 0.25, as the
 // benchmark sets them), timed as medians over --repeat runs, printed as one JSON object.
+// With --mpi (run under mpirun) every rank evaluates its share of the events (the partitioning's
+// whole reduction chunks) and rank 0 alone prints; the NLL is bit-identical to one process.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +18,14 @@
 
 #include <laddu/amplitudes/kmatrix_benchmark.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
 #include <laddu/likelihood/nll.hpp>
 #include <laddu/runtime/execution.hpp>
+#if LADDU_HAVE_DISTRIBUTED
+#include <laddu/distributed/mpi_collective.hpp>
+#include <laddu/distributed/partition.hpp>
+#endif
 
 #include "commands.hpp"
 #include <nlohmann/json.hpp>
@@ -30,14 +38,19 @@ constexpr const char* kBenchUsage =
     "usage: laddu-cpp bench kmatrix --data FILE.parquet [--params PARAMS.json] [--threads N]\n"
     "                               [--precision f64|f32] [--jit auto|on|off]\n"
     "                               [--autodiff auto|forward|reverse] [--repeat R] [--json]\n"
+    "                               [--mpi [--partitioning contiguous|rows|file_groups]]\n"
     "Builds laddu's K-matrix benchmark model, uses FILE as data and accepted MC, and prints the\n"
-    "NLL, its gradient by parameter name, and median timings as one JSON object.\n";
+    "NLL, its gradient by parameter name, and median timings as one JSON object.\n"
+    "--mpi (under mpirun): the ranks share the events; rank 0 prints, with \"ranks\" and\n"
+    "\"partitioning\" in the JSON.\n";
 
 struct Options {
     std::string data;
     std::optional<std::string> params;
     runtime::Execution execution;
     std::size_t repeat = 5;
+    bool mpi = false;
+    std::string partitioning = "contiguous";
 };
 
 // Throws ModelError with a one-line message for any malformed argument.
@@ -97,13 +110,28 @@ Options parse(std::span<const std::string_view> args) {
         } else if (arg == "--json") {
             // JSON is the only output format; accepted for laddu's command line.
         } else if (arg == "--mpi") {
-            throw ModelError("--mpi: the distributed NLL is not wired into this command yet");
+#if LADDU_HAVE_DISTRIBUTED
+            options.mpi = true;
+#else
+            throw ModelError("--mpi: this laddu-cpp was built without MPI (libopenmpi-dev)");
+#endif
+        } else if (arg == "--partitioning") {
+            options.partitioning = value();
         } else {
             throw ModelError(fmt::format("unknown option '{}'", arg));
         }
     }
     if (options.data.empty()) {
         throw ModelError("--data FILE.parquet is required");
+    }
+    if (options.partitioning != "contiguous" && options.partitioning != "rows" &&
+        options.partitioning != "file_groups") {
+        throw ModelError(
+            fmt::format("--partitioning must be contiguous, rows or file_groups, got '{}'",
+                        options.partitioning));
+    }
+    if (!options.mpi && options.partitioning != "contiguous") {
+        throw ModelError("--partitioning needs --mpi");
     }
     return options;
 }
@@ -157,6 +185,20 @@ double median_seconds(std::size_t repeat, Fn fn) {
     return times[times.size() / 2];
 }
 
+// Runs `fn` on this process; under MPI, a throw on any rank throws on every rank (so a file
+// missing on one rank cannot leave the others waiting in the NLL's first collective).
+template <typename Fn>
+void on_every_rank(const runtime::Collective* collective, Fn fn) {
+#if LADDU_HAVE_DISTRIBUTED
+    if (collective != nullptr) {
+        distributed::collectively(*collective, fn);
+        return;
+    }
+#endif
+    (void)collective;
+    fn();
+}
+
 }  // namespace
 
 int bench_kmatrix(std::span<const std::string_view> args) {
@@ -164,12 +206,34 @@ int bench_kmatrix(std::span<const std::string_view> args) {
         std::fputs(kBenchUsage, stdout);
         return 0;
     }
+    bool root = true;
     try {
         const Options options = parse(args);
+        runtime::Execution execution = options.execution;
+#if LADDU_HAVE_DISTRIBUTED
+        if (options.mpi) {
+            execution.collective =
+                distributed::mpi_collective(distributed::parse_partitioning(options.partitioning));
+            root = execution.collective->rank() == 0;
+        }
+#endif
+        const runtime::Collective* collective = execution.collective.get();
         const expr::Model model = amplitudes::kmatrix_benchmark_model();
-        const data::Dataset dataset = data::read_parquet(options.data);
+        // Under MPI the file is a lazily read source: each rank decodes only the row groups
+        // holding its chunks (ReadPlan::ranges), while the NLL is prepared.
+        const data::EventData events = [&]() -> data::EventData {
+            if (!options.mpi) {
+                return data::read_parquet(options.data);
+            }
+            std::shared_ptr<const data::ParquetSource> source;
+            on_every_rank(collective, [&] {
+                source =
+                    std::make_shared<data::ParquetSource>(std::vector<std::string>{options.data});
+            });
+            return data::EventData::from_source(source);
+        }();
         const auto start = std::chrono::steady_clock::now();
-        const likelihood::NLL nll(model, dataset, dataset, options.execution);
+        const likelihood::NLL nll(model, events, events, execution);
         const double prepare_seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const std::vector<std::string> names = model.parameters().free_names();
@@ -188,7 +252,7 @@ int bench_kmatrix(std::span<const std::string_view> args) {
             gradient[names[k]] = evaluation.gradient.at(k);
         }
         out["gradient"] = gradient;
-        out["events"] = dataset.size();
+        out["events"] = events.num_events();
         out["prepare_seconds"] = prepare_seconds;
         out["seconds_per_value"] = per_value;
         out["seconds_per_value_and_gradient"] = per_gradient;
@@ -196,13 +260,19 @@ int bench_kmatrix(std::span<const std::string_view> args) {
         out["fast_normalization"] = nll.uses_fast_normalization();
         out["precision"] = options.execution.precision == runtime::Precision::kF32 ? "f32" : "f64";
         out["backend"] = std::string(nll.backend());
-        std::puts(out.dump().c_str());
+        out["ranks"] = collective != nullptr ? collective->size() : 1;
+        out["partitioning"] = options.mpi ? options.partitioning : "none";
+        if (root) {
+            std::puts(out.dump().c_str());
+        }
         return 0;
     } catch (const std::invalid_argument&) {
         std::fputs("laddu-cpp bench kmatrix: a numeric option got a value that is not a number\n",
                    stderr);
     } catch (const Error& e) {
-        std::fprintf(stderr, "laddu-cpp bench kmatrix: %s\n", e.what());
+        if (root) {
+            std::fprintf(stderr, "laddu-cpp bench kmatrix: %s\n", e.what());
+        }
     }
     return 2;
 }

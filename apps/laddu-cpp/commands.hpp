@@ -16,4 +16,13 @@ int bench_kmatrix(std::span<const std::string_view> args);
 /// `laddu-cpp demo [--events N] [--mc N] [--seed S] [--threads T] [--output DIR]`.
 int demo(std::span<const std::string_view> args);
 
+/// `laddu-cpp generate --model MODEL --output FILE [--events N] [--seed S] [--params P] ...`.
+int generate(std::span<const std::string_view> args);
+
+/// `laddu-cpp fit MODEL --data FILE... --accepted FILE... [--json OUT] ...`.
+int fit(std::span<const std::string_view> args);
+
+/// `laddu-cpp inspect MODEL [--data FILE --events 0,5] [--show SECTIONS] ...`.
+int inspect(std::span<const std::string_view> args);
+
 }  // namespace laddu::cli

@@ -13,20 +13,42 @@ constexpr std::string_view kUsage =
     "  data info FILE... [--json]   schema, event count and per-column min/max/sum of Parquet "
     "files\n"
     "  bench kmatrix --data FILE ... laddu's K-matrix benchmark NLL and gradient as JSON\n"
-    "  demo [--events N] [--mc N]    generate, fit and project the K-matrix model (make demo)\n";
+    "  demo [--events N] [--mc N]    generate, fit and project the K-matrix model (make demo)\n"
+    "  generate --model M --output F events of a model (file or built-in) as Parquet\n"
+    "  fit MODEL --data F --accepted F  fit table and fit fractions of a model file\n"
+    "  inspect MODEL [--data F]      a model's graph, cache plan, IR and per-event values\n"
+    "Model files (TOML) are described in docs/cli.md; examples in examples/models/.\n"
+    "`laddu-cpp <command> --help` describes each command.\n";
+
+// A subcommand: `laddu-cpp [group] name args...`.
+struct Command {
+    std::string_view group;  // empty for top-level commands
+    std::string_view name;
+    int (*run)(std::span<const std::string_view>);
+};
+
+constexpr Command kCommands[] = {
+    {"data", "info", laddu::cli::data_info},
+    {"bench", "kmatrix", laddu::cli::bench_kmatrix},
+    {"", "demo", laddu::cli::demo},
+    {"", "generate", laddu::cli::generate},
+    {"", "fit", laddu::cli::fit},
+    {"", "inspect", laddu::cli::inspect},
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::vector<std::string_view> args(argv + 1, argv + argc);
-    if (args.size() >= 2 && args[0] == "data" && args[1] == "info") {
-        return laddu::cli::data_info(std::span<const std::string_view>(args).subspan(2));
-    }
-    if (args.size() >= 2 && args[0] == "bench" && args[1] == "kmatrix") {
-        return laddu::cli::bench_kmatrix(std::span<const std::string_view>(args).subspan(2));
-    }
-    if (!args.empty() && args[0] == "demo") {
-        return laddu::cli::demo(std::span<const std::string_view>(args).subspan(1));
+    const std::span<const std::string_view> all(args);
+    for (const Command& command : kCommands) {
+        if (command.group.empty() && !args.empty() && args[0] == command.name) {
+            return command.run(all.subspan(1));
+        }
+        if (!command.group.empty() && args.size() >= 2 && args[0] == command.group &&
+            args[1] == command.name) {
+            return command.run(all.subspan(2));
+        }
     }
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
         std::fputs(kUsage.data(), stdout);

@@ -9,6 +9,7 @@
 #include <laddu/data/dataset.hpp>
 #include <laddu/data/describe.hpp>
 #include <laddu/data/event_batch.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/data/event_source.hpp>
 #include <laddu/data/parquet.hpp>
 #include <laddu/data/schema.hpp>

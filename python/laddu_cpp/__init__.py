@@ -23,6 +23,7 @@ __all__ = [
     "BackendError",
     "FitError",
     "InternalError",
+    "LadduError",
     # expressions
     "Expr",
     "Model",
@@ -85,18 +86,42 @@ __all__ = [
     "Dataset",
     "ParquetSink",
     "read_parquet",
+    "EventData",
+    "Predicate",
+    "Bin",
+    "BinnedDataset",
+    "DatasetBin",
+    # generation
+    "generate_ksks",
+    "NBodyPhaseSpace",
+    "accept_reject",
     # execution
     "Execution",
+    "mpi",
     # likelihoods
     "LikelihoodTerm",
+    "UnbinnedNLL",
     "NLL",
     "ExtendedNLL",
     "RidgePenalty",
     "LassoPenalty",
     "Likelihood",
     "FitResult",
+    "LikelihoodProjection",
+    "BootstrapResult",
+    "bootstrap_fit",
+    "ganesh",
     # utilities
     "accurate_sum",
 ]
 
-globals().update({name: getattr(_core, name) for name in __all__})
+from . import ganesh  # noqa: E402  (laddu's minimiser vocabulary: MaxSteps, configs)
+from . import _analysis  # noqa: E402  (NLL/ExtendedNLL keeping their inputs; projection, bootstrap_fit)
+
+_PYTHON = {
+    "ganesh": ganesh,
+    "NLL": _analysis.NLL,
+    "ExtendedNLL": _analysis.ExtendedNLL,
+    "LadduError": _core.Error,  # laddu's name for the base class
+}
+globals().update({name: _PYTHON.get(name) or getattr(_core, name) for name in __all__})

@@ -1,9 +1,12 @@
 // laddu's dataset API for Python: ld.Dataset.from_arrays(p4s={name: (N, 4)}, scalars={...},
 // weights=...), ld.read_parquet, p4_names(), scalar_names(), len(), weights(), sum_weights(),
-// slicing, bootstrap, subsample, write_to(ld.ParquetSink(path, precision=)).
+// slicing, bootstrap, subsample, write_to(ld.ParquetSink(path, precision=)); read_parquet is in
+// bind_event_data.cpp.
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -78,6 +81,60 @@ data::Dataset from_arrays(const py::dict& p4s, const py::dict& scalars, const py
     return data::Dataset::from_arrays(p4_inputs, scalar_inputs, weight_span);
 }
 
+// laddu's Dataset.from_batches(factory): factory(plan) with plan = {chunk_size, rank, nranks}
+// returns an iterable of batches, each a mapping of from_arrays' arguments {"p4s": {...},
+// "scalars": {...}, "weights": ...}. Every batch must have the first one's schema. The factory
+// is called once and the batches are read into memory (laddu calls it once per traversal).
+data::Dataset from_batches(const py::object& factory, std::size_t chunk_size) {
+    if (PyCallable_Check(factory.ptr()) == 0) {
+        throw py::type_error("from_batches takes a callable factory(plan) that yields batches");
+    }
+    py::dict plan;
+    plan["chunk_size"] = chunk_size;
+    plan["rank"] = 0;
+    plan["nranks"] = 1;
+    std::vector<data::Dataset> parts;
+    std::size_t index = 0;
+    for (const py::handle batch : factory(plan)) {
+        if (!py::isinstance<py::dict>(batch)) {
+            throw py::type_error(
+                fmt::format("batch {} is a '{}'; each batch is a dict with keys "
+                            "'p4s', 'scalars' and 'weights' (as from_arrays)",
+                            index, std::string(py::str(py::type::of(batch).attr("__name__")))));
+        }
+        const auto columns = batch.cast<py::dict>();
+        for (const auto& [key, value] : columns) {
+            const auto name = key.cast<std::string>();
+            if (name != "p4s" && name != "scalars" && name != "weights") {
+                throw py::value_error(fmt::format("batch {} has the unknown key '{}'; the keys "
+                                                  "are 'p4s', 'scalars' and 'weights'",
+                                                  index, name));
+            }
+        }
+        const auto entry = [&columns](const char* key) -> py::object {
+            return columns.contains(key) ? py::object(columns[key]) : py::object(py::none());
+        };
+        const py::object p4s = entry("p4s");
+        const py::object scalars = entry("scalars");
+        parts.push_back(from_arrays(p4s.is_none() ? py::dict() : p4s.cast<py::dict>(),
+                                    scalars.is_none() ? py::dict() : scalars.cast<py::dict>(),
+                                    entry("weights")));
+        if (parts.size() > 1 && !(parts.back().schema() == parts.front().schema())) {
+            throw DataError(fmt::format("batch {} has a different schema from batch 0 (p4s [{}], "
+                                        "scalars [{}] instead of [{}], [{}])",
+                                        index, fmt::join(parts.back().p4_names(), ", "),
+                                        fmt::join(parts.back().scalar_names(), ", "),
+                                        fmt::join(parts.front().p4_names(), ", "),
+                                        fmt::join(parts.front().scalar_names(), ", ")));
+        }
+        ++index;
+    }
+    if (parts.empty()) {
+        throw DataError("the from_batches factory yielded no batches");
+    }
+    return data::Dataset::concatenate(parts);
+}
+
 py::array_t<double> to_numpy(std::span<const double> values) {
     py::array_t<double> out(static_cast<py::ssize_t>(values.size()));
     std::copy(values.begin(), values.end(), out.mutable_data());
@@ -98,6 +155,12 @@ void bind_data(py::module_& module) {
                     py::arg("scalars") = py::dict(), py::arg("weights") = py::none(),
                     "From arrays: p4s={name: (N, 4) array of (E, px, py, pz)}, "
                     "scalars={name: (N,)}, weights=(N,) (default 1).")
+        .def_static("from_batches", &from_batches, py::arg("factory"), py::kw_only(),
+                    py::arg("chunk_size") = data::kDefaultChunkSize,
+                    "From factory(plan) yielding batches {'p4s':, 'scalars':, 'weights':}.")
+        .def("concat", &data::Dataset::concat, py::arg("other"),
+             "This dataset followed by `other` (same schema).")
+        .def("__add__", &data::Dataset::concat, py::arg("other"))
         .def("__len__", &data::Dataset::size)
         .def_property_readonly("n_events", &data::Dataset::size)
         .def("p4_names", [](const data::Dataset& d) { return d.p4_names(); })
@@ -133,10 +196,18 @@ void bind_data(py::module_& module) {
                                     &length)) {
                      throw py::error_already_set();
                  }
-                 if (step != 1) {
-                     throw py::value_error("dataset slices must be contiguous (step 1)");
+                 if (step == 1) {
+                     return d.slice(static_cast<std::size_t>(start),
+                                    static_cast<std::size_t>(length));
                  }
-                 return d.slice(static_cast<std::size_t>(start), static_cast<std::size_t>(length));
+                 if (step < 0) {
+                     throw py::value_error("dataset slices keep the event order: the step must "
+                                           "be positive");
+                 }
+                 return d.select([start, step, stop](const data::EventBatch&, std::size_t row) {
+                     const auto r = static_cast<py::ssize_t>(row);
+                     return r >= start && r < stop && (r - start) % step == 0;
+                 });
              })
         .def("bootstrap", &data::Dataset::bootstrap, py::arg("seed"),
              "Weights multiplied by k ~ Poisson(1) per event (laddu's bootstrap).")
@@ -166,23 +237,6 @@ void bind_data(py::module_& module) {
              py::arg("path"), py::kw_only(), py::arg("precision") = "f64")
         .def_readonly("path", &ParquetSink::path)
         .def_readonly("precision", &ParquetSink::precision);
-
-    module.def(
-        "read_parquet",
-        [](const py::object& paths) {
-            std::vector<std::string> patterns;
-            const py::object fspath = py::module_::import("os").attr("fspath");
-            if (py::isinstance<py::str>(paths) || py::hasattr(paths, "__fspath__")) {
-                patterns.push_back(fspath(paths).cast<std::string>());
-            } else {
-                for (const py::handle p : paths) {
-                    patterns.push_back(fspath(p).cast<std::string>());
-                }
-            }
-            const py::gil_scoped_release release;
-            return data::read_parquet(patterns);
-        },
-        py::arg("path"), "Reads Parquet files (a path, a glob or a list of them) into memory.");
 }
 
 }  // namespace laddu::python

@@ -3,6 +3,7 @@
 // laddu-architecture.md section 2.2 so laddu scripts move over with the import line changed.
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -76,14 +77,24 @@ std::optional<double> initial_value(const py::object& initial) {
     return initial.cast<double>();
 }
 
-Expr make_parameter(const std::string& name, const py::object& initial,
-                    const std::optional<std::pair<double, double>>& bounds,
+// laddu's bounds=(low, high), where None on either side means unbounded there.
+std::optional<expr::Bounds> bounds_value(const py::object& bounds) {
+    if (bounds.is_none()) {
+        return std::nullopt;
+    }
+    const auto pair = bounds.cast<std::vector<std::optional<double>>>();
+    if (pair.size() != 2) {
+        throw py::value_error("bounds must be a (low, high) pair (None for an open side)");
+    }
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    return expr::Bounds{pair[0].value_or(-kInf), pair[1].value_or(kInf)};
+}
+
+Expr make_parameter(const std::string& name, const py::object& initial, const py::object& bounds,
                     std::optional<double> fixed, bool periodic, const std::string& unit) {
     expr::ParameterOptions options;
     options.initial = initial_value(initial);
-    if (bounds) {
-        options.bounds = expr::Bounds{bounds->first, bounds->second};
-    }
+    options.bounds = bounds_value(bounds);
     options.fixed = fixed;
     options.periodic = periodic;
     options.unit = unit;
@@ -207,7 +218,7 @@ void bind_expr(py::module_& module) {
         "The event scalar column `name`.");
     module.def("constant", [](const py::object& v) { return to_expr(v); }, py::arg("value"));
     module.def("parameter", &make_parameter, py::arg("name"), py::kw_only(),
-               py::arg("initial") = py::none(), py::arg("bounds") = std::nullopt,
+               py::arg("initial") = py::none(), py::arg("bounds") = py::none(),
                py::arg("fixed") = std::nullopt, py::arg("periodic") = false, py::arg("unit") = "",
                "A real parameter. initial is a float or a (low, high) range (start: midpoint).");
     module.def(

@@ -1,6 +1,7 @@
 // Fitting from Python: Likelihood.fit(initial=, method=, max_steps=, progress=) returning a
 // FitResult (values, uncertainties, covariance, converged, ...), and fit_restarts. The GIL is
 // released while the minimiser runs (a progress callback re-acquires it for each call).
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,18 +57,50 @@ std::vector<double> start_values(const likelihood::Likelihood& likelihood,
     return values;
 }
 
-fit::FitOptions make_options(const std::string& method, std::size_t max_steps,
-                             const std::optional<py::function>& progress) {
+// laddu's fit(config=, terminators=) on top of method=/max_steps=/progress=: a config names
+// its method (ld.ganesh.LBFGSBConfig(), NelderMeadConfig(), MigradConfig()); a terminator with
+// max_steps (ld.ganesh.MaxSteps(n)) caps the iterations; any other terminator is a callable
+// progress(iteration, value, x) that returns False to stop.
+fit::FitOptions make_options(std::string method, std::size_t max_steps,
+                             const std::optional<py::function>& progress,
+                             const py::object& config = py::none(),
+                             const py::object& terminators = py::none()) {
+    if (!config.is_none()) {
+        if (!py::hasattr(config, "method")) {
+            throw py::type_error("config must be an ld.ganesh config (LBFGSBConfig, "
+                                 "NelderMeadConfig or MigradConfig)");
+        }
+        method = config.attr("method").cast<std::string>();
+    }
+    std::vector<py::function> callbacks;
+    if (progress) {
+        callbacks.push_back(*progress);
+    }
+    if (!terminators.is_none()) {
+        for (const py::handle t : terminators) {
+            if (py::hasattr(t, "max_steps")) {
+                max_steps = std::min(max_steps, t.attr("max_steps").cast<std::size_t>());
+            } else if (PyCallable_Check(t.ptr()) != 0) {
+                callbacks.push_back(py::reinterpret_borrow<py::function>(t));
+            } else {
+                throw py::type_error("a terminator is ld.ganesh.MaxSteps(n) or a callable "
+                                     "(iteration, value, x) -> bool");
+            }
+        }
+    }
     fit::FitOptions options;
     options.minimizer.method = parse_method(method);
     options.minimizer.max_iterations = max_steps;
-    if (progress) {
-        py::function callback = *progress;
-        options.minimizer.progress = [callback](const fit::Progress& p) {
+    if (!callbacks.empty()) {
+        options.minimizer.progress = [callbacks](const fit::Progress& p) {
             const py::gil_scoped_acquire gil;
-            const py::object keep_going =
-                callback(p.iteration, p.value, std::vector<double>(p.x.begin(), p.x.end()));
-            return keep_going.is_none() || keep_going.cast<bool>();
+            bool keep_going = true;
+            for (const py::function& callback : callbacks) {
+                const py::object answer =
+                    callback(p.iteration, p.value, std::vector<double>(p.x.begin(), p.x.end()));
+                keep_going = keep_going && (answer.is_none() || answer.cast<bool>());
+            }
+            return keep_going;
         };
     }
     return options;
@@ -126,17 +159,21 @@ void bind_fit(py::module_& module) {
     likelihood_class.def(
         "fit",
         [](const likelihood::Likelihood& self, const py::object& initial, const std::string& method,
-           std::size_t max_steps, const std::optional<py::function>& progress) {
+           std::size_t max_steps, const std::optional<py::function>& progress,
+           const py::object& config, const py::object& terminators) {
             const std::vector<double> start = start_values(self, initial);
-            const fit::FitOptions options = make_options(method, max_steps, progress);
+            const fit::FitOptions options =
+                make_options(method, max_steps, progress, config, terminators);
             const py::gil_scoped_release release;
             return fit::fit(self, start, options);
         },
         py::arg("initial") = py::none(), py::kw_only(), py::arg("method") = "lbfgsb",
         py::arg("max_steps") = 5000, py::arg("progress") = std::nullopt,
+        py::arg("config") = py::none(), py::arg("terminators") = py::none(),
         "Minimises the likelihood from `initial` (a sequence, a partial dict by name, or None "
         "for the defaults). A fit that does not converge returns converged=False. progress, if "
-        "given, is called as progress(iteration, value, x) and may return False to stop.");
+        "given, is called as progress(iteration, value, x) and may return False to stop. config= "
+        "(an ld.ganesh config) overrides method; terminators=[ld.ganesh.MaxSteps(n), callable].");
     likelihood_class.def(
         "fit_restarts",
         [](const likelihood::Likelihood& self, std::size_t restarts, const py::object& initial,

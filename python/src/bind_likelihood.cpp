@@ -20,6 +20,7 @@
 #include <laddu/likelihood/term.hpp>
 
 #include "bindings.hpp"
+#include "event_data.hpp"
 
 namespace py = pybind11;
 
@@ -52,12 +53,23 @@ std::vector<double> parameter_values(const std::vector<std::string>& names,
         }
         return values;
     }
-    const py::array_t<double, py::array::c_style | py::array::forcecast> array =
-                                                                             py::array_t < double,
-                                                                         py::array::c_style |
-                                                                             py::array::forcecast >
-                                                                                 ::ensure(
-                                                                                     parameters);
+    if (py::isinstance<py::list>(parameters) || py::isinstance<py::tuple>(parameters)) {
+        // The common case of a fit loop: read the floats directly (numpy conversion of a short
+        // list costs more than a small evaluation).
+        const auto sequence = py::reinterpret_borrow<py::sequence>(parameters);
+        if (sequence.size() != names.size()) {
+            throw py::value_error(fmt::format("expected {} parameter values ([{}]), got {}",
+                                              names.size(), fmt::join(names, ", "),
+                                              sequence.size()));
+        }
+        std::vector<double> values(names.size());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            values[i] = sequence[i].cast<double>();
+        }
+        return values;
+    }
+    using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+    const Array array = Array::ensure(parameters);
     if (!array || array.ndim() != 1) {
         throw py::value_error(
             "parameters must be a 1-D sequence of floats, a dict by name, or None");
@@ -143,12 +155,14 @@ void bind_objective(Class& cls) {
 template <typename Nll, typename Class>
 void bind_unbinned_constructor(Class& cls, const char* default_name) {
     cls.def(
-        py::init([](const expr::Model& model, const data::Dataset& data,
-                    const data::Dataset& accepted_mc,
+        py::init([](const expr::Model& model, const py::object& data, const py::object& accepted_mc,
                     const std::optional<runtime::Execution>& execution, const std::string& name) {
+            std::optional<runtime::MemoryPlan> memory;
+            const data::EventData events = to_event_data(data, "data", memory);
+            const data::EventData accepted = to_event_data(accepted_mc, "accepted_mc", memory);
+            const runtime::Execution resolved = with_data_memory(execution, memory);
             const py::gil_scoped_release release;
-            return std::make_shared<Nll>(model, data, accepted_mc,
-                                         execution.value_or(runtime::Execution{}), name);
+            return std::make_shared<Nll>(model, events, accepted, resolved, name);
         }),
         py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
         py::arg("execution") = std::nullopt, py::arg("name") = default_name);
@@ -162,25 +176,32 @@ void bind_likelihood(py::module_& module) {
     term.def_property_readonly("name", [](const Term& t) { return t.name(); });
     bind_objective<decltype(term), Term>(term);
 
-    py::class_<likelihood::NLL, Term, std::shared_ptr<likelihood::NLL>> nll(
+    py::class_<likelihood::UnbinnedNll, Term, std::shared_ptr<likelihood::UnbinnedNll>> unbinned(
+        module, "UnbinnedNLL", "What NLL and ExtendedNLL share (data and accepted MC).");
+    unbinned
+        .def_property_readonly("uses_fast_normalization",
+                               &likelihood::UnbinnedNll::uses_fast_normalization)
+        .def_property_readonly("backend", [](const likelihood::UnbinnedNll& self) {
+            return std::string(self.backend());
+        });
+
+    py::class_<likelihood::NLL, likelihood::UnbinnedNll, std::shared_ptr<likelihood::NLL>> nll(
         module, "NLL", "N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL).");
     bind_unbinned_constructor<likelihood::NLL>(nll, "nll");
-    nll.def_property_readonly("uses_fast_normalization", &likelihood::NLL::uses_fast_normalization)
-        .def(
-            "nll",
-            [](const likelihood::NLL& self, const py::object& parameters) {
-                const std::vector<double> values = parameter_values(
-                    self.parameter_names(), defaults_of(self.parameters()), parameters);
-                const py::gil_scoped_release release;
-                return self.value(values);
-            },
-            py::arg("parameters") = py::none());
+    nll.def(
+        "nll",
+        [](const likelihood::NLL& self, const py::object& parameters) {
+            const std::vector<double> values = parameter_values(
+                self.parameter_names(), defaults_of(self.parameters()), parameters);
+            const py::gil_scoped_release release;
+            return self.value(values);
+        },
+        py::arg("parameters") = py::none());
 
-    py::class_<likelihood::ExtendedNLL, Term, std::shared_ptr<likelihood::ExtendedNLL>> extended(
-        module, "ExtendedNLL", "Σ_acc w I − Σ_data w ln I (laddu's extended NLL).");
+    py::class_<likelihood::ExtendedNLL, likelihood::UnbinnedNll,
+               std::shared_ptr<likelihood::ExtendedNLL>>
+        extended(module, "ExtendedNLL", "Σ_acc w I − Σ_data w ln I (laddu's extended NLL).");
     bind_unbinned_constructor<likelihood::ExtendedNLL>(extended, "extended_nll");
-    extended.def_property_readonly("uses_fast_normalization",
-                                   &likelihood::ExtendedNLL::uses_fast_normalization);
 
     py::class_<likelihood::RidgePenalty, Term, std::shared_ptr<likelihood::RidgePenalty>>(
         module, "RidgePenalty", "λ Σ θ² over the named parameters.")
@@ -199,6 +220,26 @@ void bind_likelihood(py::module_& module) {
             py::arg("terms"));
     bind_objective<decltype(cls), Likelihood>(cls);
     cls.def_property_readonly("n_parameters", &Likelihood::size);
+    cls.def(
+        "nll",
+        [](const Likelihood& self, const py::object& parameters) {
+            const std::vector<double> values =
+                parameter_values(self.parameter_names(), self.default_parameters(), parameters);
+            const py::gil_scoped_release release;
+            return self.value(values);
+        },
+        py::arg("parameters") = py::none(), "The same as value() (laddu's name).");
+    cls.def_property_readonly(
+        "terms",
+        [](const Likelihood& self) {
+            // pybind11 holds terms as shared_ptr<Term>; the objects are never modified.
+            std::vector<std::shared_ptr<Term>> out;
+            for (const TermPtr& t : self.terms()) {
+                out.push_back(std::const_pointer_cast<Term>(t));
+            }
+            return out;
+        },
+        "The terms, in order (the same Python objects that were passed in).");
 }
 
 }  // namespace laddu::python

@@ -268,7 +268,12 @@ void bind_channel(py::module_& m) {
                const std::optional<Vec3>&) { return f.costheta(edge, z_axis); },
             py::arg("edge"), py::arg("z_axis"), py::arg("y_hint") = std::nullopt,
             "cos(theta) of edge about z_axis (the y hint is ignored, as in laddu).")
-        .def("theta", &physics::VertexFrame::theta, py::arg("edge"), py::arg("z_axis"))
+        .def(
+            "theta",
+            [](const physics::VertexFrame& f, const std::string& edge, const Vec3& z_axis,
+               const std::optional<Vec3>&) { return f.theta(edge, z_axis); },
+            py::arg("edge"), py::arg("z_axis"), py::arg("y_hint") = std::nullopt,
+            "theta of edge about z_axis (the y hint is ignored, as in laddu).")
         .def("phi", &physics::VertexFrame::phi, py::arg("edge"), py::arg("z_axis"),
              py::arg("y_hint"))
         .def("s", &physics::VertexFrame::s)

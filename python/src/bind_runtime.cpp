@@ -28,8 +28,10 @@ namespace {
 
 runtime::Execution make_execution(const std::string& device, std::size_t threads,
                                   const std::string& precision, const std::string& autodiff,
-                                  const py::object& memory) {
+                                  const py::object& memory, bool mpi,
+                                  const std::string& partitioning) {
     runtime::Execution execution;
+    apply_mpi(execution, mpi, partitioning);
     if (device == "cpu") {
         execution.jit = runtime::JitPolicy::kDisabled;
     } else if (device == "auto") {
@@ -74,14 +76,38 @@ void bind_runtime(py::module_& module) {
     py::class_<runtime::Execution>(module, "Execution", "Where and how models are evaluated.")
         .def(py::init(&make_execution), py::arg("device") = "cpu", py::kw_only(),
              py::arg("threads") = 0, py::arg("precision") = "f64", py::arg("autodiff") = "auto",
-             py::arg("memory") = py::none())
+             py::arg("memory") = py::none(), py::arg("mpi") = false,
+             py::arg("partitioning") = "contiguous")
         .def_property_readonly("threads", &runtime::Execution::resolved_threads)
         .def_property_readonly("precision",
                                [](const runtime::Execution& e) {
                                    return e.precision == runtime::Precision::kF32 ? "f32" : "f64";
                                })
         .def_property_readonly("memory",
-                               [](const runtime::Execution& e) { return e.memory.to_string(); });
+                               [](const runtime::Execution& e) { return e.memory.to_string(); })
+        .def_property_readonly("backend",
+                               [](const runtime::Execution& e) {
+                                   switch (e.jit) {
+                                   case runtime::JitPolicy::kAuto:
+                                       return "auto";
+                                   case runtime::JitPolicy::kEnabled:
+                                       return "jit";
+                                   case runtime::JitPolicy::kDisabled:
+                                       return "cpu";
+                                   }
+                                   return "cpu";
+                               })
+        .def_property_readonly("autodiff", [](const runtime::Execution& e) {
+            switch (e.autodiff) {
+            case runtime::AutodiffMode::kAuto:
+                return "auto";
+            case runtime::AutodiffMode::kForward:
+                return "forward";
+            case runtime::AutodiffMode::kReverse:
+                return "reverse";
+            }
+            return "auto";
+        });
 
     // Model.evaluate is defined here, next to the runtime it needs.
     py::class_<expr::Model> model =

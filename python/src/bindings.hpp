@@ -1,7 +1,13 @@
 // One entry point per stage's bindings, called in order by module.cpp.
 #pragma once
 
+#include <string>
+
 #include <pybind11/pybind11.h>
+
+namespace laddu::runtime {
+struct Execution;
+}
 
 namespace laddu::python {
 
@@ -14,16 +20,37 @@ void bind_expr(pybind11::module_& module);
 /// Vec3/Vec4, Channel, angular functions, line shapes, Kopf K-matrices, ld.particles.
 void bind_physics(pybind11::module_& module);
 
-/// Dataset, ParquetSink, read_parquet.
+/// Dataset and ParquetSink.
 void bind_data(pybind11::module_& module);
+
+/// EventData and read_parquet (lazy Parquet with memory= and cache=).
+void bind_event_data(pybind11::module_& module);
 
 /// Execution and Model.evaluate (needs bind_expr and bind_data first).
 void bind_runtime(pybind11::module_& module);
+
+/// Predicate (expression comparisons), Dataset.select / evaluate / bin_by, Bin, BinnedDataset
+/// (needs bind_expr and bind_data first).
+void bind_select(pybind11::module_& module);
+
+/// generate_ksks, NBodyPhaseSpace and accept_reject, returning Dataset.
+void bind_generation(pybind11::module_& module);
 
 /// NLL, ExtendedNLL, penalties and Likelihood.
 void bind_likelihood(pybind11::module_& module);
 
 /// FitResult and Likelihood.fit / fit_restarts (needs bind_likelihood first).
 void bind_fit(pybind11::module_& module);
+
+/// LikelihoodProjection, fit fractions, bootstrap_fit and sample_parameters (needs
+/// bind_likelihood and bind_fit first).
+void bind_projection(pybind11::module_& module);
+
+/// ld.mpi (rank, size, is_root, barrier) and Execution.mpi (needs bind_runtime first).
+void bind_distributed(pybind11::module_& module);
+
+/// Execution(mpi=, partitioning=): sets execution.collective to an MPI collective when `mpi`
+/// (BackendError without MPI in the build; ModelError for an unknown partitioning).
+void apply_mpi(runtime::Execution& execution, bool mpi, const std::string& partitioning);
 
 }  // namespace laddu::python

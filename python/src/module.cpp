@@ -10,7 +10,12 @@ PYBIND11_MODULE(_core, module) {
     laddu::python::bind_expr(module);
     laddu::python::bind_physics(module);
     laddu::python::bind_data(module);
+    laddu::python::bind_event_data(module);
     laddu::python::bind_runtime(module);
+    laddu::python::bind_distributed(module);
+    laddu::python::bind_select(module);
+    laddu::python::bind_generation(module);
     laddu::python::bind_likelihood(module);
     laddu::python::bind_fit(module);
+    laddu::python::bind_projection(module);
 }

@@ -10,8 +10,8 @@
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
 
-#include "testing/random_program.hpp"
 #include "reference/program_reference.hpp"
+#include "testing/random_program.hpp"
 
 namespace laddu::autodiff {
 namespace {

@@ -214,7 +214,7 @@ TEST(Dataset, MemorySourceStreamsAndRejectsForeignBatches) {
     const Dataset d = sample(7);
     const auto source = d.source();
     EXPECT_EQ(source->num_events(), 7U);
-    const std::vector<EventBatch> all = read_all(*source, ReadPlan{3, {}});
+    const std::vector<EventBatch> all = read_all(*source, ReadPlan{3, {}, {}});
     EXPECT_EQ(all.size(), 3U);
     EXPECT_EQ(Dataset::from_source(*source).column("beam_pz")[6], 3.0);
     EXPECT_THAT(

@@ -3,6 +3,8 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/event_source.hpp>
 
+#include "range_cursor.hpp"
+
 namespace laddu::data {
 
 namespace {
@@ -10,25 +12,29 @@ namespace {
 class MemoryStream final : public BatchStream {
 public:
     MemoryStream(std::shared_ptr<const std::vector<EventBatch>> batches,
-                 std::shared_ptr<const Schema> projected, bool project, std::size_t chunk)
+                 std::shared_ptr<const Schema> projected, bool project, std::size_t chunk,
+                 detail::RangeCursor cursor)
         : batches_(std::move(batches)), projected_(std::move(projected)), project_(project),
-          chunk_(chunk) {}
+          chunk_(chunk), cursor_(std::move(cursor)) {}
 
     std::optional<EventBatch> next() override {
         while (index_ < batches_->size()) {
             const EventBatch& batch = (*batches_)[index_];
-            if (row_ >= batch.size()) {
+            const auto piece = cursor_.next_piece(start_ + row_, start_ + batch.size(), chunk_);
+            if (!piece) {
+                start_ += batch.size();
                 ++index_;
                 row_ = 0;
                 continue;
             }
-            const std::size_t count = std::min(chunk_, batch.size() - row_);
-            EventBatch piece = batch.slice(row_, count);
-            row_ += count;
+            const auto first = static_cast<std::size_t>(piece->first - start_);
+            const auto count = static_cast<std::size_t>(piece->second);
+            EventBatch slice = batch.slice(first, count);
+            row_ = first + count;
             if (project_) {
-                return project_batch(piece, projected_);
+                return project_batch(slice, projected_);
             }
-            return piece;
+            return slice;
         }
         return std::nullopt;
     }
@@ -38,11 +44,42 @@ private:
     std::shared_ptr<const Schema> projected_;
     bool project_;
     std::size_t chunk_;
+    detail::RangeCursor cursor_;
     std::size_t index_ = 0;
     std::size_t row_ = 0;
+    std::uint64_t start_ = 0;  ///< global index of batch index_'s first event
 };
 
 }  // namespace
+
+void check_read_plan(const ReadPlan& plan, std::uint64_t events) {
+    if (plan.chunk_size == 0) {
+        throw DataError("ReadPlan::chunk_size must be positive");
+    }
+    std::uint64_t previous_end = 0;
+    for (std::size_t i = 0; i < plan.ranges.size(); ++i) {
+        const auto [first, end] = plan.ranges[i];
+        if (first >= end || end > events || (i > 0 && first < previous_end)) {
+            throw DataError(fmt::format(
+                "ReadPlan::ranges[{}] = [{}, {}) is not valid for a source of {} events: ranges "
+                "must be non-empty, ascending, disjoint and within the source",
+                i, first, end, events));
+        }
+        previous_end = end;
+    }
+}
+
+std::vector<std::size_t> EventSource::fragment_sizes() const {
+    return {static_cast<std::size_t>(num_events())};
+}
+
+std::vector<std::size_t> MemorySource::fragment_sizes() const {
+    std::vector<std::size_t> sizes;
+    for (const EventBatch& batch : *batches_) {
+        sizes.push_back(batch.size());
+    }
+    return sizes;
+}
 
 MemorySource::MemorySource(std::shared_ptr<const Schema> schema, std::vector<EventBatch> batches)
     : schema_(std::move(schema)) {
@@ -57,12 +94,11 @@ MemorySource::MemorySource(std::shared_ptr<const Schema> schema, std::vector<Eve
 }
 
 std::unique_ptr<BatchStream> MemorySource::read(const ReadPlan& plan) const {
-    if (plan.chunk_size == 0) {
-        throw DataError("ReadPlan::chunk_size must be positive");
-    }
+    check_read_plan(plan, num_events_);
     auto projected = std::make_shared<const Schema>(schema_->project(plan.columns));
     return std::make_unique<MemoryStream>(batches_, projected, !plan.columns.empty(),
-                                          plan.chunk_size);
+                                          plan.chunk_size,
+                                          detail::RangeCursor(plan.ranges, num_events_));
 }
 
 std::vector<EventBatch> read_all(const EventSource& source, const ReadPlan& plan) {

@@ -10,6 +10,7 @@
 #include <laddu/base/error.hpp>
 #include <laddu/fit/fit.hpp>
 #include <laddu/fit/hessian.hpp>
+#include <laddu/fit/transform.hpp>
 
 namespace laddu::fit {
 
@@ -30,6 +31,73 @@ std::string FitResult::to_string() const {
     }
     return out;
 }
+
+namespace {
+
+// Parameters within 1e-8 · max(1, |bound|) of a finite bound (periodic ones never are).
+std::vector<bool> at_bounds(const Objective& objective, std::span<const double> x) {
+    std::vector<bool> at(x.size(), false);
+    for (std::size_t k = 0; k < objective.bounds.size() && k < x.size(); ++k) {
+        const expr::Bounds& b = objective.bounds[k];
+        const bool periodic = k < objective.periodic.size() && objective.periodic[k];
+        const auto near = [&](double bound) {
+            return std::isfinite(bound) &&
+                   std::abs(x[k] - bound) <= 1e-8 * std::max(1.0, std::abs(bound));
+        };
+        at[k] = !periodic && (near(b.lower) || near(b.upper));
+    }
+    return at;
+}
+
+// The covariance at the minimum x. The Hessian is taken in the minimiser's internal parameters
+// (transform.hpp) and mapped back with the Jacobian; a parameter on a bound is held there (its
+// rows of the Hessian replaced by the identity's, its covariance entries 0), which is what the
+// transform gives for the variable metric and Nelder-Mead and what L-BFGS-B is given to match.
+Covariance uncertainties_at(const Objective& objective, Method method, std::span<const double> x,
+                            const std::vector<bool>& at_bound) {
+    const std::size_t n = x.size();
+    const ParameterTransform transform = ParameterTransform::for_method(objective, method);
+    const Objective inner = transform.internal_objective(objective);
+    const std::vector<double> u = transform.to_internal(x);
+    std::vector<double> hessian = finite_difference_hessian(inner, u);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (at_bound[k]) {
+            for (std::size_t j = 0; j < n; ++j) {
+                hessian[k * n + j] = k == j ? 1.0 : 0.0;
+                hessian[j * n + k] = k == j ? 1.0 : 0.0;
+            }
+        }
+    }
+    Covariance covariance = covariance_from_hessian(hessian, n);
+    if (n == 0 || std::isnan(covariance.covariance[0])) {
+        return covariance;  // singular: everything NaN already
+    }
+    std::vector<double> c = transform.covariance_to_external(covariance.covariance, u);
+    for (std::size_t k = 0; k < n; ++k) {
+        for (std::size_t j = 0; j < n && at_bound[k]; ++j) {
+            c[k * n + j] = 0.0;
+            c[j * n + k] = 0.0;
+        }
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        const double variance = c[k * n + k];
+        covariance.uncertainties[k] = at_bound[k]      ? 0.0
+                                      : variance > 0.0 ? std::sqrt(variance)
+                                                       : std::numeric_limits<double>::quiet_NaN();
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            const double si = covariance.uncertainties[i];
+            const double sj = covariance.uncertainties[j];
+            covariance.correlation[i * n + j] =
+                (at_bound[i] || at_bound[j]) ? (i == j ? 1.0 : 0.0) : c[i * n + j] / (si * sj);
+        }
+    }
+    covariance.covariance = std::move(c);
+    return covariance;
+}
+
+}  // namespace
 
 FitResult fit(const Objective& objective, std::vector<std::string> names,
               std::span<const double> start, const FitOptions& options) {
@@ -56,12 +124,22 @@ FitResult fit(const Objective& objective, std::vector<std::string> names,
     result.uncertainties.assign(n, nan);
     result.covariance.assign(n * n, nan);
     result.correlation.assign(n * n, nan);
+    result.at_bound = at_bounds(objective, result.values);
+    std::string bound_names;
+    for (std::size_t k = 0; k < n; ++k) {
+        bound_names +=
+            result.at_bound[k] ? (bound_names.empty() ? "" : ", ") + result.names[k] : "";
+    }
+    if (!bound_names.empty()) {
+        result.message +=
+            "; at a bound: " + bound_names + " (uncertainty 0; the others are conditional on it)";
+    }
     if (options.uncertainties) {
         try {
-            const std::vector<double> hessian = finite_difference_hessian(objective, result.values);
+            Covariance covariance = uncertainties_at(objective, options.minimizer.method,
+                                                     result.values, result.at_bound);
             result.value_evaluations += 2 * n;
             result.gradient_evaluations += 2 * n;
-            Covariance covariance = covariance_from_hessian(hessian, n);
             result.uncertainties = std::move(covariance.uncertainties);
             result.covariance = std::move(covariance.covariance);
             result.correlation = std::move(covariance.correlation);
@@ -89,6 +167,9 @@ Objective objective_of(const likelihood::Likelihood& likelihood) {
         return likelihood.value(x);
     };
     objective.bounds = likelihood.bounds();
+    for (const expr::Parameter& parameter : likelihood.parameters()) {
+        objective.periodic.push_back(parameter.periodic);
+    }
     return objective;
 }
 
@@ -141,6 +222,7 @@ RestartResult fit_restarts(const likelihood::Likelihood& likelihood, std::span<c
             failed.uncertainties.assign(x.size(), nan);
             failed.covariance.assign(x.size() * x.size(), nan);
             failed.correlation.assign(x.size() * x.size(), nan);
+            failed.at_bound.assign(x.size(), false);
             failed.message =
                 fmt::format("the likelihood could not be evaluated at the start: {}", e.what());
             result.fits.push_back(std::move(failed));

@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <numbers>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -10,6 +12,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/fit/minimizer.hpp>
+#include <laddu/fit/transform.hpp>
 
 #include "minimizer_support.hpp"
 
@@ -255,7 +258,7 @@ MinimizerResult nelder_mead(const Objective& objective, std::vector<double> x,
         ++result.iterations;
         simplex.step();
         const std::size_t best = simplex.lowest();
-        if (!report(options, result.iterations, simplex.value(best), simplex.vertex(best)) &&
+        if (!report(options, result, simplex.value(best), simplex.vertex(best)) &&
             stop(result, Termination::kStopped)) {
             break;
         }
@@ -288,6 +291,23 @@ const char* termination_name(Termination termination) noexcept {
     return "unknown";
 }
 
+namespace {
+
+MinimizerResult dispatch(const Objective& objective, std::vector<double> x,
+                         const MinimizerOptions& options) {
+    switch (options.method) {
+    case Method::kLbfgsb:
+        return detail::lbfgsb(objective, std::move(x), options);
+    case Method::kNelderMead:
+        return detail::nelder_mead(objective, std::move(x), options);
+    case Method::kVariableMetric:
+        return detail::variable_metric(objective, std::move(x), options);
+    }
+    throw FitError("unknown minimisation method");
+}
+
+}  // namespace
+
 MinimizerResult minimize(const Objective& objective, std::span<const double> start,
                          const MinimizerOptions& options) {
     if (!objective.value_and_gradient) {
@@ -309,16 +329,51 @@ MinimizerResult minimize(const Objective& objective, std::span<const double> sta
                 fmt::format("start value {} is {}; start from finite values", k, start[k]));
         }
     }
-    std::vector<double> x(start.begin(), start.end());
-    switch (options.method) {
-    case Method::kLbfgsb:
-        return detail::lbfgsb(objective, std::move(x), options);
-    case Method::kNelderMead:
-        return detail::nelder_mead(objective, std::move(x), options);
-    case Method::kVariableMetric:
-        return detail::variable_metric(objective, std::move(x), options);
+    MinimizerOptions outer = options;
+    if (options.progress) {
+        // Adds the best value so far and the elapsed time to what the minimisers report.
+        outer.progress = [&options, best = detail::kInf,
+                          begin = std::chrono::steady_clock::now()](const Progress& p) mutable {
+            best = std::min(best, p.value);
+            Progress full = p;
+            full.best = best;
+            full.elapsed_seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+            return options.progress(full);
+        };
     }
-    throw FitError("unknown minimisation method");
+    const ParameterTransform transform = ParameterTransform::for_method(objective, options.method);
+    if (transform.is_identity()) {
+        return dispatch(objective, std::vector<double>(start.begin(), start.end()), outer);
+    }
+    const Objective inner = transform.internal_objective(objective);
+    std::vector<double> u = transform.to_internal(start);
+    for (std::size_t k = 0; k < u.size(); ++k) {
+        // On a bound the slope dx/du is 0 and so is the internal gradient: start just inside.
+        constexpr double kInside = 1e-3;
+        const double edge = 0.5 * std::numbers::pi - kInside;
+        if (transform.kind(k) == TransformKind::kTwoSided) {
+            u[k] = std::clamp(u[k], -edge, edge);
+        } else if (transform.kind(k) == TransformKind::kLower ||
+                   transform.kind(k) == TransformKind::kUpper) {
+            u[k] = std::max(u[k], kInside);
+        }
+    }
+    MinimizerOptions inner_options = outer;
+    if (outer.progress) {
+        inner_options.progress = [&](const Progress& p) {
+            const std::vector<double> x = transform.to_external(p.x);
+            Progress external = p;
+            external.x = x;
+            return outer.progress(external);
+        };
+    }
+    MinimizerResult result = dispatch(inner, std::move(u), inner_options);
+    if (!result.inverse_hessian.empty()) {
+        result.inverse_hessian = transform.covariance_to_external(result.inverse_hessian, result.x);
+    }
+    result.x = transform.to_external(result.x);
+    return result;
 }
 
 }  // namespace laddu::fit

@@ -97,9 +97,14 @@ inline bool small_change(double before, double after, double tolerance) {
            tolerance * std::max({1.0, std::abs(before), std::abs(after)});
 }
 
-inline bool report(const MinimizerOptions& options, std::size_t iteration, double value,
+// Calls the progress callback (if any) with the state of `result`; minimize() adds the best
+// value and the elapsed time.
+inline bool report(const MinimizerOptions& options, const MinimizerResult& result, double value,
                    std::span<const double> x) {
-    return !options.progress || options.progress(Progress{iteration, value, x});
+    return !options.progress || options.progress(Progress{.iteration = result.iterations,
+                                                          .value = value,
+                                                          .x = x,
+                                                          .evaluations = result.value_evaluations});
 }
 
 // The variables held on a bound by a gradient pointing out of the box.
@@ -152,7 +157,7 @@ inline bool stop_before_step(const MinimizerOptions& options, MinimizerResult& r
 /// callback, then the value change.
 inline bool stop_after_step(const MinimizerOptions& options, MinimizerResult& result, double before,
                             double after, std::span<const double> x) {
-    if (!report(options, result.iterations, after, x)) {
+    if (!report(options, result, after, x)) {
         return stop(result, Termination::kStopped);
     }
     if (small_change(before, after, options.value_tolerance)) {

@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/data/parquet.hpp>
 #include <laddu/generation/accept_reject.hpp>
 
 namespace laddu::generation {
@@ -48,6 +50,48 @@ data::Dataset accept_reject(const data::Dataset& events, std::span<const double>
     const std::vector<bool> keep = accept_reject_mask(intensities, seed, max_intensity);
     // The dataset is resident, so the batch row is the event index.
     return events.select([&](const data::EventBatch&, std::size_t row) { return keep[row]; });
+}
+
+data::Dataset generate_unweighted(std::size_t events, const CandidateSource& source,
+                                  const IntensityFunction& intensity,
+                                  const UnweightedOptions& options) {
+    if (!source || !intensity) {
+        throw ModelError("generate_unweighted needs a candidate source and an intensity function");
+    }
+    if (events == 0) {
+        throw ModelError("generate_unweighted: request at least one event");
+    }
+    std::vector<data::Dataset> parts;
+    std::size_t kept = 0;
+    std::size_t candidates = 0;
+    std::size_t pool =
+        std::min(options.max_pool, options.first_pool > 0 ? options.first_pool : 8 * events + 1);
+    for (std::uint64_t round = 0; kept < events; ++round) {
+        if (round >= options.max_rounds) {
+            throw ModelError(fmt::format("generate_unweighted kept {} of {} requested events in "
+                                         "{} rounds of candidates; the intensity is (nearly) zero "
+                                         "where the candidates are, or max_rounds is too small",
+                                         kept, events, options.max_rounds));
+        }
+        const data::Dataset candidates_now = source(round, std::max<std::size_t>(pool, 1));
+        const std::vector<double> values = intensity(candidates_now);
+        parts.push_back(
+            accept_reject(candidates_now, values, data::splitmix64(options.seed + round)));
+        kept += parts.back().size();
+        candidates += candidates_now.size();
+        const double rate = static_cast<double>(std::max<std::size_t>(kept, 1)) /
+                            static_cast<double>(std::max<std::size_t>(candidates, 1));
+        const double missing = static_cast<double>(events - std::min(kept, events));
+        pool = std::min(options.max_pool, static_cast<std::size_t>(1.2 * missing / rate) + 1000);
+    }
+    return data::Dataset::concatenate(parts).slice(0, events);
+}
+
+void write_events(const data::Dataset& events, const std::string& path) {
+    data::ParquetWriteOptions options;
+    options.precision = data::ColumnType::kFloat64;
+    options.always_write_weight = true;
+    data::write_parquet(events, path, options);
 }
 
 }  // namespace laddu::generation

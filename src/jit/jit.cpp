@@ -1,5 +1,6 @@
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -16,7 +17,9 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -110,6 +113,27 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
     passes.run(module, mam);
 }
 
+// With LADDU_JIT_DUMP=<directory>, every compile writes its LLVM IR before and after the
+// pipeline to <directory>/laddu_kernel_<hash>_<precision>.{lowered,opt}.ll (for inspecting what
+// vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly).
+void dump_module(const llvm::Module& module, const ir::Program& program, Precision precision,
+                 const char* stage) {
+    const char* directory = std::getenv("LADDU_JIT_DUMP");
+    if (directory == nullptr || *directory == '\0') {
+        return;
+    }
+    const std::string path = std::string(directory) + "/laddu_kernel_" +
+                             std::to_string(ir::hash(program)) + "_" + precision_name(precision) +
+                             "." + stage + ".ll";
+    std::error_code error;
+    llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
+    if (error) {
+        log(LogLevel::kWarn, "jit: cannot write " + path + ": " + error.message());
+        return;
+    }
+    module.print(out, nullptr);
+}
+
 struct ModuleFacts {
     std::size_t instructions = 0;
     bool vectorized = false;
@@ -174,8 +198,10 @@ Expected<JitKernel> compile_now(const ir::Program& program, Precision precision,
         return lowered.error();
     }
     const auto lowered_at = std::chrono::steady_clock::now();
+    dump_module(*module, program, precision, "lowered");
     optimise(*module, **machine);
     const auto optimised_at = std::chrono::steady_clock::now();
+    dump_module(*module, program, precision, "opt");
     const ModuleFacts facts = inspect(*module);
 
     // No platform: kernels have no static initialisers, and the default platform support

@@ -11,30 +11,12 @@
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/assert.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/runtime/event_windows.hpp>
+#include <laddu/runtime/reduce.hpp>
+#include <laddu/runtime/thread_pool.hpp>
 
 namespace laddu::likelihood {
 namespace {
-
-// The amplitude program input "p.px" is component px of four-momentum p; others are scalars.
-std::optional<std::span<const double>> find_column(const data::Dataset& dataset,
-                                                   const std::string& input) {
-    const std::size_t dot = input.rfind('.');
-    if (dot != std::string::npos) {
-        static constexpr std::array<const char*, 4> kComponents = {"e", "px", "py", "pz"};
-        if (const auto index = dataset.schema().p4_index(input.substr(0, dot))) {
-            const std::string component = input.substr(dot + 1);
-            for (std::size_t c = 0; c < kComponents.size(); ++c) {
-                if (component == kComponents[c]) {
-                    return dataset.batch().p4_component(*index, c);
-                }
-            }
-        }
-    }
-    if (dataset.schema().scalar_index(input)) {
-        return dataset.batch().column(input);
-    }
-    return std::nullopt;
-}
 
 // The program computing only output `a` of `program` (autodiff differentiates output 0).
 ir::Program single_output(const ir::Program& program, std::size_t a) {
@@ -47,30 +29,6 @@ ir::Program single_output(const ir::Program& program, std::size_t a) {
 // Coefficient programs read no event columns: one "event" with no inputs.
 interp::ColumnView no_inputs() {
     return interp::ColumnView{{}, 1};
-}
-
-// The amplitude program's inputs bound to the accepted dataset's columns (DataError naming
-// every missing one).
-std::vector<interp::InputColumn> bind_inputs(const ir::Program& program,
-                                             const data::Dataset& accepted) {
-    std::vector<interp::InputColumn> inputs;
-    std::vector<std::string> missing;
-    for (const ir::InputSlot& slot : program.inputs) {
-        const auto column = find_column(accepted, slot.name);
-        if (column && slot.kind == ir::ValueKind::kReal) {
-            inputs.push_back(interp::InputColumn{column->data(), nullptr});
-        } else {
-            missing.push_back(slot.name);
-        }
-    }
-    if (!missing.empty()) {
-        throw DataError(fmt::format("the accepted Monte Carlo lacks the event columns [{}] that "
-                                    "the model's amplitudes read; it has four-momenta [{}] and "
-                                    "scalars [{}]",
-                                    fmt::join(missing, ", "), fmt::join(accepted.p4_names(), ", "),
-                                    fmt::join(accepted.scalar_names(), ", ")));
-    }
-    return inputs;
 }
 
 // One compensated sum per real and imaginary part of each matrix entry.
@@ -101,38 +59,133 @@ struct MatrixSums {
     std::vector<AccurateSum> im;
 };
 
-// M_ab = sum_j w_j A_a(x_j) conj(A_b(x_j)) over `accepted`, serially in event order.
-std::vector<std::complex<double>> normalization_matrix(const compile::NormalizationDecomposition& d,
-                                                       const data::Dataset& accepted) {
-    const std::vector<interp::InputColumn> inputs = bind_inputs(d.amplitude_program, accepted);
-    const std::size_t events = accepted.size();
-    const interp::ColumnView view{inputs, events};
+// Events per source read while building M: whole chunks, within the budget when one is set.
+std::size_t read_window(const runtime::EventWindows& windows, const runtime::Execution& execution) {
+    constexpr std::size_t kMaxChunks = 16;
+    const std::size_t budget = execution.memory.resolve();
+    const std::size_t per_chunk = 2 * windows.source_bytes_per_event() * runtime::kReductionChunk;
+    const std::size_t chunks = std::clamp<std::size_t>(budget / per_chunk, 1, kMaxChunks);
+    return chunks * runtime::kReductionChunk;
+}
+
+// The chunk records (re then im of every entry, 2 n² doubles) of M over the local accepted
+// events, one per owned chunk, in owned order.
+std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
+                                  const runtime::EventWindows& windows,
+                                  const runtime::Execution& execution) {
     const interp::Interpreter amplitudes = interp::Interpreter::prepare(d.amplitude_program);
-    interp::Workspace workspace = amplitudes.make_workspace();
     const std::size_t n = d.amplitudes.size();
-    std::vector<double> re(n * interp::kBlockSize);
-    std::vector<double> im(n * interp::kBlockSize);
-    std::vector<interp::OutputColumn> columns;
-    columns.reserve(n);
-    for (std::size_t a = 0; a < n; ++a) {
-        columns.push_back({re.data() + a * interp::kBlockSize, im.data() + a * interp::kBlockSize});
+    const std::size_t width = 2 * n * n;
+    std::vector<double> records(windows.owned_chunks().size() * width);
+    const std::size_t threads = execution.resolved_threads();
+    const std::unique_ptr<runtime::ThreadPool> pool =
+        threads > 1 ? std::make_unique<runtime::ThreadPool>(threads) : nullptr;
+    const std::size_t workers = pool ? pool->size() : 1;
+
+    struct Worker {
+        interp::Workspace workspace;
+        std::vector<double> re;
+        std::vector<double> im;
+        std::vector<interp::OutputColumn> columns;
+    };
+
+    std::vector<Worker> scratch;
+    for (std::size_t w = 0; w < workers; ++w) {
+        Worker& worker = scratch.emplace_back(Worker{amplitudes.make_workspace(),
+                                                     std::vector<double>(n * interp::kBlockSize),
+                                                     std::vector<double>(n * interp::kBlockSize),
+                                                     {}});
+        for (std::size_t a = 0; a < n; ++a) {
+            worker.columns.push_back({worker.re.data() + a * interp::kBlockSize,
+                                      worker.im.data() + a * interp::kBlockSize});
+        }
+        amplitudes.evaluate_invariants(std::span<const double>{}, worker.workspace);
     }
-    MatrixSums sums(n);
-    const std::span<const double> weights = accepted.weights();
-    if (events > 0) {
+    windows.for_each(read_window(windows, execution), [&](const runtime::EventWindow& window) {
+        std::vector<interp::InputColumn> inputs;
+        for (const std::span<const double> column : window.columns) {
+            inputs.push_back(interp::InputColumn{column.data(), nullptr});
+        }
+        const interp::ColumnView view{inputs, window.events};
         amplitudes.check_inputs(view);
-        amplitudes.evaluate_invariants(std::span<const double>{}, workspace);
+        const std::size_t chunks =
+            (window.events + runtime::kReductionChunk - 1) / runtime::kReductionChunk;
+        const auto fill = [&](std::size_t chunk, std::size_t w) {
+            Worker& worker = scratch[w];
+            MatrixSums sums(n);
+            const std::size_t begin = chunk * runtime::kReductionChunk;
+            const std::size_t end = std::min(begin + runtime::kReductionChunk, window.events);
+            for (std::size_t block = begin; block < end; block += interp::kBlockSize) {
+                const std::size_t count = std::min(interp::kBlockSize, end - block);
+                amplitudes.run_block(view, block, count, worker.workspace,
+                                     interp::OutputView{worker.columns});
+                for (std::size_t lane = 0; lane < count; ++lane) {
+                    sums.add(d, worker.re, worker.im, lane, window.weights[block + lane]);
+                }
+            }
+            double* record = records.data() + (window.first_chunk + chunk) * width;
+            for (std::size_t k = 0; k < n * n; ++k) {
+                record[k] = sums.re[k].finish();
+                record[n * n + k] = sums.im[k].finish();
+            }
+        };
+        if (pool && chunks > 1) {
+            pool->parallel_for_chunks(chunks, fill);
+        } else {
+            for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+                fill(chunk, 0);
+            }
+        }
+    });
+    return records;
+}
+
+// M from the chunk records of every process, merged in global chunk order.
+std::vector<std::complex<double>> normalization_matrix(const compile::NormalizationDecomposition& d,
+                                                       const data::EventData& accepted,
+                                                       const runtime::Execution& execution) {
+    const std::size_t n = d.amplitudes.size();
+    const std::size_t width = 2 * n * n;
+    std::vector<std::string> inputs;
+    for (const ir::InputSlot& slot : d.amplitude_program.inputs) {
+        inputs.push_back(slot.name);
     }
-    for (std::size_t begin = 0; begin < events; begin += interp::kBlockSize) {
-        const std::size_t count = std::min(interp::kBlockSize, events - begin);
-        amplitudes.run_block(view, begin, count, workspace, interp::OutputView{columns});
-        for (std::size_t lane = 0; lane < count; ++lane) {
-            sums.add(d, re, im, lane, weights[begin + lane]);
+    const runtime::Collective* collective = execution.collective.get();
+    std::vector<double> records;
+    std::size_t global_chunks = 0;
+    const auto local = [&] {
+        for (const ir::InputSlot& slot : d.amplitude_program.inputs) {
+            if (slot.kind != ir::ValueKind::kReal) {
+                throw DataError(
+                    fmt::format("the amplitude input '{}' is not a real event column", slot.name));
+            }
+        }
+        const runtime::EventWindows windows =
+            runtime::EventWindows::open(accepted, inputs, collective, "the accepted Monte Carlo");
+        global_chunks = windows.global_chunks();
+        records = chunk_records(d, windows, execution);
+    };
+    if (collective == nullptr) {
+        local();
+    } else {
+        try {
+            local();
+        } catch (const Error& error) {
+            collective->check_all(false, error.kind(), error.what());
+            throw;
+        }
+        collective->check_all(true, ErrorKind::kInternal, {});
+        records = collective->all_gather_chunks(records, width, global_chunks);
+    }
+    std::vector<AccurateSum> sums(width);
+    for (std::size_t c = 0; c * width < records.size(); ++c) {
+        for (std::size_t k = 0; k < width; ++k) {
+            sums[k].push(records[c * width + k]);
         }
     }
     std::vector<std::complex<double>> matrix(n * n);
     for (std::size_t k = 0; k < n * n; ++k) {
-        matrix[k] = {sums.re[k].finish(), sums.im[k].finish()};
+        matrix[k] = {sums[k].finish(), sums[n * n + k].finish()};
     }
     return matrix;
 }
@@ -140,7 +193,8 @@ std::vector<std::complex<double>> normalization_matrix(const compile::Normalizat
 }  // namespace
 
 std::optional<FastNormalization> FastNormalization::build(const compile::CompiledModel& model,
-                                                          const data::Dataset& accepted) {
+                                                          const data::EventData& accepted,
+                                                          const runtime::Execution& execution) {
     if (!model.normalization) {
         return std::nullopt;
     }
@@ -161,7 +215,7 @@ std::optional<FastNormalization> FastNormalization::build(const compile::Compile
             {.mode = autodiff::AutodiffMode::kAuto, .component = autodiff::Component::kFull})));
     }
 
-    fast.matrix_ = normalization_matrix(d, accepted);
+    fast.matrix_ = normalization_matrix(d, accepted, execution);
     return fast;
 }
 

@@ -2,7 +2,10 @@
 //
 // For I = Σ_g |Σ_{a in g} c_a(θ) A_a(x)|², Σ_j w_j I_j = Re Σ_ab c_a conj(c_b) M_ab with
 // M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) for a, b in one group (0 across groups). M is built
-// once, serially in event order with one compensated sum per entry, so it is deterministic.
+// once, in one pass over the accepted events (resident, or streamed window by window): one
+// compensated sum per entry and reduction chunk (kReductionChunk events, in event order), the
+// chunk partials merged in global chunk order (gathered across an Execution::collective), so M
+// has the same bits for any thread count, resident or streaming, on any number of processes.
 // With v_a = Σ_b M_ab conj(c_b): the integral is Re Σ_a c_a v_a and, M being Hermitian, its
 // derivative is 2 Re Σ_a (∂c_a/∂θ_k) v_a.
 #pragma once
@@ -15,9 +18,10 @@
 #include <vector>
 
 #include <laddu/compile/compiled_model.hpp>
-#include <laddu/data/dataset.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/likelihood/term.hpp>
+#include <laddu/runtime/execution.hpp>
 
 namespace laddu::likelihood {
 
@@ -25,9 +29,11 @@ namespace laddu::likelihood {
 class FastNormalization {
 public:
     /// Builds M over `accepted`, or nullopt when `model` has no decomposition. DataError when
-    /// `accepted` lacks a column the amplitudes read.
-    [[nodiscard]] static std::optional<FastNormalization> build(const compile::CompiledModel& model,
-                                                                const data::Dataset& accepted);
+    /// `accepted` lacks a column the amplitudes read. Uses the execution's threads, memory
+    /// budget (for the read windows of a source) and collective (a collective call then).
+    [[nodiscard]] static std::optional<FastNormalization>
+    build(const compile::CompiledModel& model, const data::EventData& accepted,
+          const runtime::Execution& execution);
 
     /// Re c^T M c* at `params` (free order).
     [[nodiscard]] double value(std::span<const double> params) const;

@@ -20,7 +20,8 @@
 namespace laddu::likelihood {
 
 struct UnbinnedNll::State {
-    explicit State(expr::Model m) : model(std::move(m)) {}
+    State(expr::Model m, data::EventData mc)
+        : model(std::move(m)), accepted_events(std::move(mc)) {}
 
     Kind kind = Kind::kNll;
     std::string name;
@@ -30,7 +31,7 @@ struct UnbinnedNll::State {
     std::unique_ptr<const FastNormalization> fast;           ///< null without the fast path
     double data_weights = 0.0;
     expr::Model model;  ///< for projections
-    data::Dataset accepted_events;
+    data::EventData accepted_events;
     runtime::Execution execution;
 };
 
@@ -56,11 +57,10 @@ void check_integral(const std::string& term, double integral) {
 
 }  // namespace
 
-UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::Dataset& data,
-                         const data::Dataset& accepted, const runtime::Execution& execution,
+UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
+                         const data::EventData& accepted, const runtime::Execution& execution,
                          std::string name, NormalizationStrategy strategy) {
-    auto state = std::make_shared<State>(model);
-    state->accepted_events = accepted;
+    auto state = std::make_shared<State>(model, accepted);
     state->execution = execution;
     state->kind = kind;
     state->name = std::move(name);
@@ -70,7 +70,8 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::Datase
         runtime::PreparedModel::prepare(compiled, data, execution));
     state->data_weights = state->data->sum_weights();
     if (strategy == NormalizationStrategy::kAuto) {
-        if (std::optional<FastNormalization> fast = FastNormalization::build(compiled, accepted)) {
+        if (std::optional<FastNormalization> fast =
+                FastNormalization::build(compiled, accepted, execution)) {
             state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
         }
     }
@@ -160,7 +161,7 @@ struct Projected {
 };
 
 Projected prepare_projection(const expr::Model& model, const std::vector<expr::Parameter>& terms,
-                             const std::vector<std::string>& tags, const data::Dataset& accepted,
+                             const std::vector<std::string>& tags, const data::EventData& accepted,
                              const runtime::Execution& execution) {
     const std::vector<std::string> known = expr::collect_tags(model.expression());
     for (const std::string& tag : tags) {
@@ -205,7 +206,7 @@ std::vector<double> UnbinnedNll::projection_weights(std::span<const double> para
                                                    state_->accepted_events, state_->execution);
     const std::vector<std::complex<double>> values =
         projected.prepared->evaluate(gather(params, projected.to_term));
-    const std::span<const double> weights = state_->accepted_events.weights();
+    const std::vector<double> weights = projected.prepared->weights();
     std::vector<double> result(values.size());
     for (std::size_t j = 0; j < values.size(); ++j) {
         result[j] = scale * weights[j] * values[j].real();

@@ -32,45 +32,33 @@ std::vector<expr::Parameter> bare_parameters(const std::string& term,
 
 }  // namespace
 
-RidgePenalty::RidgePenalty(const std::vector<std::string>& names, double lambda, std::string name)
+ParameterPenalty::ParameterPenalty(const std::vector<std::string>& names, double lambda,
+                                   std::string name)
     : name_(std::move(name)), parameters_(bare_parameters(name_, names, lambda)), lambda_(lambda) {}
 
-double RidgePenalty::value(std::span<const double> params) const {
+double ParameterPenalty::value(std::span<const double> params) const {
     check_parameter_count(name_, parameters_.size(), params.size());
     double sum = 0.0;
     for (const double x : params) {
-        sum += x * x;
+        sum += penalty(x);
     }
     return lambda_ * sum;
 }
 
-Evaluation RidgePenalty::value_and_gradient(std::span<const double> params) const {
+Evaluation ParameterPenalty::value_and_gradient(std::span<const double> params) const {
     Evaluation result{value(params), {}};
     for (const double x : params) {
-        result.gradient.push_back(2.0 * lambda_ * x);
+        result.gradient.push_back(lambda_ * slope(x));
     }
     return result;
 }
 
-LassoPenalty::LassoPenalty(const std::vector<std::string>& names, double lambda, std::string name)
-    : name_(std::move(name)), parameters_(bare_parameters(name_, names, lambda)), lambda_(lambda) {}
-
-double LassoPenalty::value(std::span<const double> params) const {
-    check_parameter_count(name_, parameters_.size(), params.size());
-    double sum = 0.0;
-    for (const double x : params) {
-        sum += std::abs(x);
-    }
-    return lambda_ * sum;
+double LassoPenalty::penalty(double theta) const noexcept {
+    return std::abs(theta);
 }
 
-Evaluation LassoPenalty::value_and_gradient(std::span<const double> params) const {
-    Evaluation result{value(params), {}};
-    for (const double x : params) {
-        const double sign = x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0);
-        result.gradient.push_back(lambda_ * sign);
-    }
-    return result;
+double LassoPenalty::slope(double theta) const noexcept {
+    return theta > 0.0 ? 1.0 : (theta < 0.0 ? -1.0 : 0.0);
 }
 
 }  // namespace laddu::likelihood

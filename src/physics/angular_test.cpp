@@ -12,8 +12,8 @@
 #include <laddu/physics/harmonics.hpp>
 #include <laddu/physics/wigner.hpp>
 
-#include "testing/python.hpp"
 #include "reference/expr_reference.hpp"
+#include "testing/python.hpp"
 
 namespace laddu::physics {
 namespace {

@@ -17,16 +17,26 @@
 
 namespace laddu::runtime::detail {
 
-/// Chunk partials of Σ w T(Re f) (see reduce_partials in reduce.hpp).
+/// Chunk partials of Σ w T(Re f) (see reduce_partials in reduce.hpp). `global_chunks`, when
+/// not empty, gives the global chunk index of each chunk of `cache` (errors then name global
+/// event indices).
 [[nodiscard]] std::vector<double> reduce_partials(const ChunkKernel& kernel,
                                                   std::span<const double> params,
                                                   const EventCache& cache,
-                                                  ReductionTransform transform, ThreadPool* pool);
+                                                  ReductionTransform transform, ThreadPool* pool,
+                                                  std::span<const std::size_t> global_chunks = {});
 
-/// Chunk partials of value and gradient (see reduce_gradient_partials).
+/// Chunk partials of value and gradient (see reduce_gradient_partials); `global_chunks` as for
+/// reduce_partials.
 [[nodiscard]] GradientPartials
 reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> params,
-                         const EventCache& cache, ReductionTransform transform, ThreadPool* pool);
+                         const EventCache& cache, ReductionTransform transform, ThreadPool* pool,
+                         std::span<const std::size_t> global_chunks = {});
+
+/// The global index of event `event` of a cache whose chunks are `global_chunks` (identity
+/// when empty).
+[[nodiscard]] std::size_t global_event(std::span<const std::size_t> global_chunks,
+                                       std::size_t event) noexcept;
 
 /// Every output of every event into `out` (see evaluate_cached).
 void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,

@@ -1,144 +1,160 @@
+#include <exception>
 #include <limits>
-#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/error.hpp>
-#include <laddu/interp/interpreter.hpp>
 #include <laddu/runtime/prepared_model.hpp>
-#include <laddu/runtime/thread_pool.hpp>
+#include <laddu/runtime/storage_plan.hpp>
 
 #include "chunk_kernel.hpp"
 #include "kernel_reduce.hpp"
+#include "prepared_state.hpp"
 
 namespace laddu::runtime {
 
-struct PreparedModel::State {
-    Execution execution;
-    std::vector<std::string> parameter_names;
-    std::optional<EventCache> cache;
-    std::shared_ptr<const detail::ChunkKernel> value;
-    std::shared_ptr<const detail::ChunkKernel> gradient;
-    std::unique_ptr<ThreadPool> pool;
-    MemoryReport memory;
-};
-
 namespace {
 
-// The precompute input "name.px" is component px of four-momentum `name`; any other input is a
-// scalar column. Returns the span, or nullopt when the dataset has no such column.
-std::optional<std::span<const double>> find_column(const data::Dataset& dataset,
-                                                   const std::string& input) {
-    const data::EventBatch& batch = dataset.batch();
-    const std::size_t dot = input.rfind('.');
-    if (dot != std::string::npos) {
-        const std::string p4 = input.substr(0, dot);
-        const std::string component = input.substr(dot + 1);
-        static constexpr std::array<const char*, 4> kComponents = {"e", "px", "py", "pz"};
-        if (const auto index = dataset.schema().p4_index(p4)) {
-            for (std::size_t c = 0; c < kComponents.size(); ++c) {
-                if (component == kComponents[c]) {
-                    return batch.p4_component(*index, c);
-                }
-            }
-        }
+// Runs `fn`; under a collective every process then learns whether any failed and, if one did,
+// throws the error of the lowest failing process (Collective::check_all).
+void collectively(const Collective* collective, const std::function<void()>& fn) {
+    if (collective == nullptr) {
+        fn();
+        return;
     }
-    if (dataset.schema().scalar_index(input)) {
-        return batch.column(input);
+    try {
+        fn();
+    } catch (const Error& error) {
+        collective->check_all(false, error.kind(), error.what());
+        throw;
+    } catch (const std::exception& error) {
+        collective->check_all(false, ErrorKind::kInternal, error.what());
+        throw;
     }
-    return std::nullopt;
+    collective->check_all(true, ErrorKind::kInternal, {});
 }
 
-std::vector<std::span<const double>> resolve_columns(const ir::Program& precompute,
-                                                     const data::Dataset& dataset) {
-    std::vector<std::span<const double>> columns;
-    std::vector<std::string> missing;
+std::vector<std::string> input_names(const ir::Program& precompute) {
+    std::vector<std::string> names;
     for (const ir::InputSlot& slot : precompute.inputs) {
-        if (const auto column = find_column(dataset, slot.name)) {
-            columns.push_back(*column);
-        } else {
-            missing.push_back(slot.name);
-        }
+        names.push_back(slot.name);
     }
-    if (!missing.empty()) {
-        throw DataError(fmt::format(
-            "the model reads event columns the dataset does not have: [{}]; the dataset has "
-            "four-momenta [{}] and scalars [{}] (a four-momentum 'p' is read as p.e, p.px, p.py, "
-            "p.pz from the columns p_e, p_px, p_py, p_pz)",
-            fmt::join(missing, ", "), fmt::join(dataset.p4_names(), ", "),
-            fmt::join(dataset.scalar_names(), ", ")));
-    }
-    return columns;
-}
-
-std::string format_bytes(std::size_t bytes) {
-    if (bytes == std::numeric_limits<std::size_t>::max()) {
-        return "unlimited";
-    }
-    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    return names;
 }
 
 }  // namespace
 
+EventCache PreparedModel::State::build_resident(std::size_t read_window) const {
+    if (windows->is_resident()) {
+        std::optional<EventCache> whole;
+        windows->for_each(std::max(windows->local_events(), std::size_t{1}),
+                          [&](const EventWindow& window) { whole.emplace(build_cache(window)); });
+        return whole ? std::move(*whole) : EventCache::allocate(evaluate, 0);
+    }
+    EventCache full = EventCache::allocate(evaluate, windows->local_events());
+    windows->for_each(read_window, [&](const EventWindow& window) {
+        const EventCache part = build_cache(window);
+        const auto offset = static_cast<std::ptrdiff_t>(window.first_chunk * kReductionChunk);
+        for (std::size_t slot = 0; slot < part.slot_count(); ++slot) {
+            const interp::InputColumn column = part.view().columns[slot];
+            std::copy_n(column.re, part.events(), full.mutable_re(slot).begin() + offset);
+            if (part.kind(slot) == ir::ValueKind::kComplex) {
+                std::copy_n(column.im, part.events(), full.mutable_im(slot).begin() + offset);
+            }
+        }
+        std::copy(part.weights().begin(), part.weights().end(),
+                  full.mutable_weights().begin() + offset);
+    });
+    full.refresh_sum_weights();
+    return full;
+}
+
+std::vector<double> PreparedModel::State::gathered(std::span<const double> local,
+                                                   std::size_t width) const {
+    const Collective* collective = execution.collective.get();
+    if (collective == nullptr) {
+        return {local.begin(), local.end()};
+    }
+    return collective->all_gather_chunks(local, width, windows->global_chunks());
+}
+
 PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
-                                     const data::Dataset& dataset, const Execution& execution) {
+                                     const data::EventData& data, const Execution& execution) {
     auto state = std::make_shared<State>();
-    state->execution = execution;
-    state->parameter_names = model.parameters.free_names();
+    const Collective* collective = execution.collective.get();
+    std::vector<double> weight_partials;
+    collectively(collective, [&] {
+        state->execution = execution;
+        state->parameter_names = model.parameters.free_names();
+        state->precompute = model.precompute;
+        state->evaluate = model.evaluate;
+        state->has_precompute = model.has_precompute();
+        const std::vector<std::string> inputs =
+            state->has_precompute ? input_names(model.precompute) : std::vector<std::string>{};
+        state->windows.emplace(EventWindows::open(data, inputs, collective));
+        const EventWindows& windows = *state->windows;
+        const std::size_t events = windows.local_events();
 
-    const std::size_t events = dataset.size();
-    MemoryReport& memory = state->memory;
-    memory.events = events;
-    memory.budget_bytes = execution.memory.resolve();
-    memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events);
-    memory.cache_bytes_per_event = EventCache::memory_estimate(model.evaluate, 1) -
-                                   EventCache::memory_estimate(model.evaluate, 0);
-    if (memory.cache_bytes > memory.budget_bytes) {
-        throw DataError(fmt::format(
-            "the event cache for {} events needs {} ({} bytes per event) but the memory budget "
-            "is {} ({}); raise the budget (Execution::memory) or prepare fewer events at a time",
-            events, format_bytes(memory.cache_bytes), memory.cache_bytes_per_event,
-            format_bytes(memory.budget_bytes), execution.memory.to_string()));
-    }
-    memory.decision =
-        fmt::format("resident: {} cache slots, {} bytes/event, {} of {} budget",
-                    model.evaluate.inputs.size(), memory.cache_bytes_per_event,
-                    format_bytes(memory.cache_bytes), format_bytes(memory.budget_bytes));
+        MemoryReport& memory = state->memory;
+        memory.events = events;
+        memory.requested = data.policy();
+        memory.budget_bytes = execution.memory.resolve();
+        memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events);
+        const std::size_t cache_fixed = EventCache::memory_estimate(model.evaluate, 0);
+        memory.cache_bytes_per_event = EventCache::memory_estimate(model.evaluate, 1) - cache_fixed;
+        memory.source_bytes_per_event = windows.source_bytes_per_event();
+        const StoragePlan plan = plan_storage(
+            data.policy(), cache_fixed, memory.cache_bytes_per_event, memory.source_bytes_per_event,
+            events, memory.budget_bytes, execution.memory.to_string());
+        memory.policy = plan.policy;
+        memory.window_events = plan.window_events;
+        memory.peak_bytes = plan.peak_bytes;
+        memory.decision = plan.decision;
+        state->window_events = plan.window_events;
 
-    const std::size_t threads = execution.resolved_threads();
-    if (threads > 1) {
-        state->pool = std::make_unique<ThreadPool>(threads);
-    }
-    if (model.has_precompute()) {
-        const std::vector<std::span<const double>> columns =
-            resolve_columns(model.precompute, dataset);
-        state->cache.emplace(EventCache::build(model.precompute, model.evaluate, columns,
-                                               dataset.weights(), state->pool.get()));
-    } else {
-        EventCache cache = EventCache::allocate(model.evaluate, events);
-        const std::span<const double> weights = dataset.weights();
-        std::copy(weights.begin(), weights.end(), cache.mutable_weights().begin());
-        cache.refresh_sum_weights();
-        state->cache.emplace(std::move(cache));
-    }
+        const std::size_t threads = execution.resolved_threads();
+        if (threads > 1) {
+            state->pool = std::make_unique<ThreadPool>(threads);
+        }
+        if (plan.policy == data::MemoryPolicy::kResident) {
+            state->cache.emplace(state->build_resident(plan.window_events));
+        }
+        weight_partials = state->weight_partials();
 
-    state->value =
-        detail::select_kernel(model.evaluate, execution.precision, execution.jit, events);
-    const ir::Program gradient = autodiff::gradient(
-        model.evaluate, autodiff::GradientOptions{.mode = execution.autodiff,
-                                                  .component = autodiff::Component::kReal});
-    state->gradient = detail::select_kernel(gradient, execution.precision, execution.jit, events);
+        // The JIT choice follows the global event count, so every process runs the same backend.
+        const std::size_t all_events = windows.global_events();
+        state->value =
+            detail::select_kernel(model.evaluate, execution.precision, execution.jit, all_events);
+        const ir::Program gradient = autodiff::gradient(
+            model.evaluate, autodiff::GradientOptions{.mode = execution.autodiff,
+                                                      .component = autodiff::Component::kReal});
+        state->gradient =
+            detail::select_kernel(gradient, execution.precision, execution.jit, all_events);
+    });
+    state->sum_weights = merge_partials(state->gathered(weight_partials, 1));
     return PreparedModel(std::move(state));
 }
 
 std::size_t PreparedModel::events() const noexcept {
-    return state_->cache->events();
+    return state_->windows->global_events();
+}
+
+std::size_t PreparedModel::local_events() const noexcept {
+    return state_->windows->local_events();
+}
+
+const std::vector<std::size_t>& PreparedModel::owned_chunks() const noexcept {
+    return state_->windows->owned_chunks();
 }
 
 double PreparedModel::sum_weights() const noexcept {
-    return state_->cache->sum_weights();
+    return state_->sum_weights;
+}
+
+std::vector<double> PreparedModel::weights() const {
+    return state_->local_weights();
 }
 
 const std::vector<std::string>& PreparedModel::parameter_names() const noexcept {
@@ -146,63 +162,82 @@ const std::vector<std::string>& PreparedModel::parameter_names() const noexcept 
 }
 
 double PreparedModel::reduce(std::span<const double> params, ReductionTransform transform) const {
-    return merge_partials(reduce_partials(params, transform));
+    std::vector<double> local;
+    collectively(state_->execution.collective.get(),
+                 [&] { local = state_->local_partials(params, transform); });
+    return merge_partials(state_->gathered(local, 1));
 }
 
 ReductionEvaluation PreparedModel::reduce_with_gradient(std::span<const double> params,
                                                         ReductionTransform transform) const {
-    return merge_gradient_partials(reduce_gradient_partials(params, transform));
+    GradientPartials local;
+    collectively(state_->execution.collective.get(),
+                 [&] { local = state_->local_gradient_partials(params, transform); });
+    if (state_->execution.collective == nullptr) {
+        return merge_gradient_partials(local);
+    }
+    // One record per chunk: the value partial, then the P gradient partials.
+    const std::size_t p = local.parameters;
+    const std::size_t width = p + 1;
+    std::vector<double> records;
+    records.reserve(local.values.size() * width);
+    for (std::size_t c = 0; c < local.values.size(); ++c) {
+        records.push_back(local.values[c]);
+        const auto first = local.gradients.begin() + static_cast<std::ptrdiff_t>(c * p);
+        records.insert(records.end(), first, first + static_cast<std::ptrdiff_t>(p));
+    }
+    const std::vector<double> all = state_->gathered(records, width);
+    GradientPartials global;
+    global.parameters = p;
+    const std::size_t chunks = all.size() / width;
+    global.values.resize(chunks);
+    global.gradients.resize(chunks * p);
+    for (std::size_t c = 0; c < chunks; ++c) {
+        global.values[c] = all[c * width];
+        std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(c * width + 1), p,
+                    global.gradients.begin() + static_cast<std::ptrdiff_t>(c * p));
+    }
+    return merge_gradient_partials(global);
 }
 
 std::vector<double> PreparedModel::reduce_partials(std::span<const double> params,
                                                    ReductionTransform transform) const {
-    return detail::reduce_partials(*state_->value, params, *state_->cache, transform,
-                                   state_->pool.get());
+    return state_->local_partials(params, transform);
 }
 
 GradientPartials PreparedModel::reduce_gradient_partials(std::span<const double> params,
                                                          ReductionTransform transform) const {
-    return detail::reduce_gradient_partials(*state_->gradient, params, *state_->cache, transform,
-                                            state_->pool.get());
+    return state_->local_gradient_partials(params, transform);
 }
 
 std::vector<std::complex<double>> PreparedModel::evaluate(std::span<const double> params) const {
-    const std::size_t n = events();
-    std::vector<double> re(n);
-    std::vector<double> im(n);
-    const bool complex_output =
-        state_->value->program().at(state_->value->program().outputs[0]).kind ==
-        ir::ValueKind::kComplex;
-    std::vector<interp::OutputColumn> columns{
-        interp::OutputColumn{re.data(), complex_output ? im.data() : nullptr}};
-    detail::evaluate_cached(*state_->value, params, *state_->cache, interp::OutputView{columns},
-                            state_->pool.get());
-    std::vector<std::complex<double>> out(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        out[i] = {re[i], im[i]};
-    }
-    return out;
+    return state_->evaluate_all(params);
 }
 
 std::complex<double> PreparedModel::evaluate_row(std::span<const double> params,
                                                  std::size_t row) const {
-    if (row >= events()) {
+    if (row >= local_events()) {
         throw DataError(fmt::format("event row {} is out of range: the prepared dataset holds {} "
                                     "events",
-                                    row, events()));
+                                    row, local_events()));
     }
-    double re = 0.0;
-    double im = 0.0;
-    const std::vector<interp::OutputColumn> out{interp::OutputColumn{&re, &im}};
-    state_->value->bind(params)->run(state_->cache->view(), row, 1, out);
-    return {re, im};
+    return state_->evaluate_one(params, row);
+}
+
+bool PreparedModel::is_resident() const noexcept {
+    return state_->cache.has_value();
 }
 
 std::string_view PreparedModel::backend() const noexcept {
     return state_->value->backend();
 }
 
-const EventCache& PreparedModel::cache() const noexcept {
+const EventCache& PreparedModel::cache() const {
+    if (!state_->cache) {
+        throw DataError(fmt::format("this model streams its events ({}): it holds no resident "
+                                    "cache; prepare it with MemoryPolicy::kResident to keep one",
+                                    state_->memory.decision));
+    }
     return *state_->cache;
 }
 

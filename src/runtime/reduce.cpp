@@ -115,9 +115,16 @@ void throw_bad_value(ReductionTransform transform, double value, std::size_t eve
                     transform_name(transform), value, event));
 }
 
+std::size_t global_event(std::span<const std::size_t> global_chunks, std::size_t event) noexcept {
+    if (global_chunks.empty()) {
+        return event;
+    }
+    return global_chunks[event / kReductionChunk] * kReductionChunk + event % kReductionChunk;
+}
+
 std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
                                     const EventCache& cache, ReductionTransform transform,
-                                    ThreadPool* pool) {
+                                    ThreadPool* pool, std::span<const std::size_t> global_chunks) {
     const bool f32 = kernel.precision() == Precision::kF32;
     const std::span<const double> weights = cache.weights();
     std::vector<ChunkResult> results(chunk_count(cache.events()));
@@ -132,7 +139,8 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
     partials.reserve(results.size());
     for (const ChunkResult& result : results) {
         if (result.bad) {
-            throw_bad_value(transform, result.bad->value, result.bad->event);
+            throw_bad_value(transform, result.bad->value,
+                            global_event(global_chunks, result.bad->event));
         }
         partials.push_back(result.partial);
     }

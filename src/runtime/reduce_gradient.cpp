@@ -82,7 +82,8 @@ void reduce_chunk(std::span<const double> columns, std::size_t count, std::size_
 
 GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> params,
                                           const EventCache& cache, ReductionTransform transform,
-                                          ThreadPool* pool) {
+                                          ThreadPool* pool,
+                                          std::span<const std::size_t> global_chunks) {
     const ir::Program& program = kernel.program();
     check_gradient_program(program, cache);
     const std::size_t outputs = program.outputs.size();
@@ -101,7 +102,8 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     partials.gradients.reserve(n_chunks * parameters);
     for (const ChunkResult& result : results) {
         if (result.bad) {
-            throw_bad_value(transform, result.bad->value, result.bad->event);
+            throw_bad_value(transform, result.bad->value,
+                            global_event(global_chunks, result.bad->event));
         }
         partials.values.push_back(result.value.finish());
         for (const AccurateSum& g : result.gradient) {

@@ -102,7 +102,7 @@ void check_multi_file(const fs::path& dir) {
     options.nulls = NullPolicy::kNan;
     options.schema.integer_columns_are_scalars = true;
     const ParquetSource source({(dir / "duckdb_*.parquet").string()}, options);
-    const Dataset all = Dataset::from_source(source, ReadPlan{1000, {"d", "opt_nulls"}});
+    const Dataset all = Dataset::from_source(source, ReadPlan{1000, {"d", "opt_nulls"}, {}});
     std::size_t row = 0;
     for (const std::string& path : source.paths()) {
         const Sidecar expect = read_sidecar(path + ".expect");
@@ -125,7 +125,7 @@ void check_multi_file(const fs::path& dir) {
     // By default a null in an event column is an error that names the column and the row.
     try {
         const ParquetSource strict({(dir / "duckdb_zstd_v2.parquet").string()});
-        static_cast<void>(Dataset::from_source(strict, ReadPlan{1000, {"opt_nulls"}}));
+        static_cast<void>(Dataset::from_source(strict, ReadPlan{1000, {"opt_nulls"}, {}}));
         check(false, "a null in opt_nulls did not raise DataError");
     } catch (const laddu::DataError& e) {
         const std::string message = e.what();

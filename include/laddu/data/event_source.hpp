@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <laddu/data/event_batch.hpp>
@@ -20,14 +21,27 @@ namespace laddu::data {
 /// The default number of events per batch.
 inline constexpr std::size_t kDefaultChunkSize = 65536;
 
-/// How to traverse a source: batch size and column projection.
+/// A half-open range [first, second) of global event indices.
+using EventRange = std::pair<std::uint64_t, std::uint64_t>;
+
+/// How to traverse a source: batch size, column projection and the events to read.
 struct ReadPlan {
-    /// Maximum events per batch (batches never span a file's row groups, so some are shorter).
+    /// Maximum events per batch (batches never span a file's row groups or a range, so some are
+    /// shorter).
     std::size_t chunk_size = kDefaultChunkSize;
     /// Logical p4 and scalar names (or aliases) to read; empty reads every column. The weight is
     /// always read. Only the projected columns' bytes are read from a file.
     std::vector<std::string> columns;
+    /// The global event ranges to read, ascending and disjoint, each non-empty and within the
+    /// source; empty reads every event. A ParquetSource decodes only the row groups that
+    /// overlap a range and trims the ones that overlap partly (how an MPI rank reads only its
+    /// share of the files).
+    std::vector<EventRange> ranges = {};
 };
+
+/// Throws DataError unless `plan.chunk_size` is positive and `plan.ranges` are ascending,
+/// disjoint, non-empty and within [0, events).
+void check_read_plan(const ReadPlan& plan, std::uint64_t events);
 
 /// A one-pass stream of batches from a source.
 class BatchStream {
@@ -62,6 +76,10 @@ public:
 
     /// Starts a pass over the events; batches have schema().project(plan.columns).
     [[nodiscard]] virtual std::unique_ptr<BatchStream> read(const ReadPlan& plan) const = 0;
+
+    /// The sizes of the source's natural read units (a ParquetSource's row groups, in global
+    /// order), summing to num_events(); the default is one fragment of every event.
+    [[nodiscard]] virtual std::vector<std::size_t> fragment_sizes() const;
 };
 
 /// An EventSource over batches already in memory (all of one schema).
@@ -75,6 +93,9 @@ public:
     [[nodiscard]] std::uint64_t num_events() const override { return num_events_; }
 
     [[nodiscard]] std::unique_ptr<BatchStream> read(const ReadPlan& plan) const override;
+
+    /// The sizes of the batches.
+    [[nodiscard]] std::vector<std::size_t> fragment_sizes() const override;
 
 private:
     std::shared_ptr<const Schema> schema_;

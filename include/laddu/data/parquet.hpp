@@ -128,6 +128,13 @@ public:
 
     [[nodiscard]] std::unique_ptr<BatchStream> read(const ReadPlan& plan) const override;
 
+    /// The rows of every row group of every file, in global order.
+    [[nodiscard]] std::vector<std::size_t> fragment_sizes() const override;
+
+    /// The number of row groups decoded by this source's streams so far (a diagnostic: shows
+    /// that ReadPlan::ranges skip the row groups outside them).
+    [[nodiscard]] std::uint64_t fragments_decoded() const noexcept;
+
     /// The expanded file list.
     [[nodiscard]] const std::vector<std::string>& paths() const;
 

@@ -1,7 +1,7 @@
 // laddu/distributed/mpi_context.hpp: the MPI world, owned once per process.
 //
-// All MPI code of laddu-cpp lives in this stage; other stages see only plain vectors of chunk
-// partials (runtime::PreparedModel::reduce_partials) and never an MPI type. MpiContext::world()
+// All MPI code of laddu-cpp lives in this stage; other stages see only the runtime::Collective
+// interface (MpiCollective, mpi_collective.hpp) and never an MPI type. MpiContext::world()
 // initialises MPI on first use (thread level "funneled": only the calling thread talks MPI) and
 // finalises it at exit if laddu initialised it. A singleton run without mpirun is a world of one.
 #pragma once

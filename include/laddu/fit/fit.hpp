@@ -31,7 +31,12 @@ struct FitResult {
     std::vector<double> uncertainties;  ///< NaN when the Hessian is singular or not computed
     std::vector<double> covariance;     ///< n × n row-major
     std::vector<double> correlation;    ///< n × n row-major
-    double value = 0.0;                 ///< the objective at `values`
+    /// Per parameter: the value is on one of its finite bounds (within 1e-8 · max(1, |bound|)).
+    /// Such a parameter has uncertainty 0 and no covariance (MINUIT's convention for the
+    /// transformed minimisers, applied to every method), the others' covariance is the one
+    /// with it held there, and the fit still counts as converged; message names them.
+    std::vector<bool> at_bound;
+    double value = 0.0;  ///< the objective at `values`
     bool converged = false;
     Termination termination = Termination::kMaxIterations;
     std::string message;  ///< the termination reason, and why uncertainties are NaN if they are

@@ -11,8 +11,14 @@
 //    every step, the same projected backtracking search is used, and it also stops when the
 //    estimated distance to the minimum, EDM = ½ gᵀ H g, is below edm_tolerance. The final H
 //    is returned (an approximate covariance, as MIGRAD's).
-//  - kNelderMead: the simplex method (reflection 1, expansion 2, contraction ½, shrink ½), every
-//    vertex clamped into the bounds; gradients are not used.
+//  - kNelderMead: the simplex method (reflection 1, expansion 2, contraction ½, shrink ½);
+//    gradients are not used.
+// Bounds: L-BFGS-B projects onto its box natively. The variable metric and Nelder-Mead
+// minimise over MINUIT-style internal parameters (fit/transform.hpp) that map into the bounds,
+// so they never evaluate outside them and end exactly on a bound when the minimum lies beyond
+// it. Periodic parameters are unbounded for every method and wrapped into their period. A start
+// on a bound is moved inside by 1e-3 in the internal parameter (the transform's slope is 0
+// there, which would stall the search). Progress::x and MinimizerResult::x are external.
 // A minimisation that does not converge returns converged = false and the reason; it is not
 // an exception. An objective that throws EvaluationError during a line search or a simplex
 // move counts as +∞ there (the step is rejected); at the start point the error propagates.
@@ -39,6 +45,9 @@ struct Objective {
     std::function<double(std::span<const double>)> value;
     /// One interval per dimension (either end may be infinite), or empty for none.
     std::vector<expr::Bounds> bounds;
+    /// One flag per dimension, or empty for none: the objective is periodic in that parameter
+    /// with its bounds as the period (none: [−π, π)); results are wrapped into it.
+    std::vector<bool> periodic;
 };
 
 /// The minimisation method.
@@ -62,11 +71,14 @@ enum class Termination : std::uint8_t {
 /// A readable reason, e.g. "projected gradient below tolerance".
 [[nodiscard]] const char* termination_name(Termination termination) noexcept;
 
-/// What the progress callback sees after each iteration.
+/// What the progress callback sees after each iteration (for a live status line).
 struct Progress {
     std::size_t iteration = 0;
-    double value = 0.0;
-    std::span<const double> x;
+    double value = 0.0;            ///< the objective at x
+    std::span<const double> x;     ///< the current point (external parameters)
+    std::size_t evaluations = 0;   ///< objective evaluations so far (with or without gradient)
+    double best = 0.0;             ///< the lowest value reported so far in this minimisation
+    double elapsed_seconds = 0.0;  ///< since minimize() started
 };
 
 /// Called after every iteration; return false to stop the minimisation (Termination::kStopped).
@@ -94,12 +106,15 @@ struct MinimizerResult {
     std::size_t iterations = 0;
     std::size_t value_evaluations = 0;     ///< calls of the objective (with or without gradient)
     std::size_t gradient_evaluations = 0;  ///< calls that computed the gradient
-    std::vector<double> inverse_hessian;   ///< kVariableMetric: the final H (n × n), else empty
+    /// kVariableMetric: the final H (n × n, mapped to the external parameters as the
+    /// covariance is, see transform.hpp), else empty.
+    std::vector<double> inverse_hessian;
 };
 
-/// Minimises `objective` from `start` (clamped into the bounds). Throws FitError when the
-/// objective is malformed (no value_and_gradient, wrong start or bounds size, start not finite),
-/// and what the objective throws at the start point.
+/// Minimises `objective` from `start` (clamped into the bounds; periodic values wrapped).
+/// Throws FitError when the objective is malformed (no value_and_gradient, wrong start, bounds
+/// or periodic size, a periodic parameter with one infinite bound, start not finite), and what
+/// the objective throws at the start point.
 [[nodiscard]] MinimizerResult minimize(const Objective& objective, std::span<const double> start,
                                        const MinimizerOptions& options = {});
 

@@ -2,9 +2,10 @@
 //
 // Stages: ir::validate → lower (one LLVM function per program: invariant instructions at
 // function entry, event instructions in a loop over [begin, end)) → a short IR pipeline (CSE,
-// the loop vectoriser, instcombine) for the host CPU (the loop vectoriser uses AVX2 where the CPU
-// has it) → machine code. Entry point: compile(). docs/jit.md describes the kernel ABI, what
-// vectorises and the compile latency.
+// the loop vectoriser, instcombine) for the host CPU (512-bit vectors where the CPU has AVX-512,
+// else AVX2 or SSE2; with AVX the loop's last events run as one masked vector iteration) →
+// machine code. Entry point: compile(). docs/jit.md describes the kernel ABI, what vectorises
+// and the compile latency. LADDU_JIT_DUMP=<directory> writes each kernel's LLVM IR there.
 //
 // Example:
 //   auto kernel = jit::compile(program, jit::Precision::kF64);

@@ -10,6 +10,10 @@
 // form Re(c^T M c*) with the matrix M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) precomputed once
 // (AmpTools' normalisation-integral matrix), which costs nothing per event.
 //
+// Data and accepted MC are data::EventData: a resident Dataset (converts implicitly) or a
+// source read lazily, each with its MemoryPolicy; streamed and resident events give the same
+// bits, and so do several processes sharing the events through Execution::collective.
+//
 // Example:
 //   likelihood::NLL nll(model, data, accepted, {.threads = 2});
 //   auto [value, gradient] = nll.value_and_gradient(nll_params);
@@ -24,6 +28,7 @@
 #include <vector>
 
 #include <laddu/data/dataset.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/likelihood/term.hpp>
 #include <laddu/runtime/execution.hpp>
@@ -66,7 +71,10 @@ public:
     /// yield already). With `tags`, I is the model projected onto those amplitudes
     /// (expr::Model::project) while the scale stays the full model's, as laddu's
     /// projection(...).weights(...). ModelError for a tag the model does not use (listing
-    /// them). Compiles and prepares the projected model on each call.
+    /// them). Compiles and prepares the projected model on each call, under the accepted
+    /// data's memory policy (a streamed accepted set is read again, once for the values and
+    /// once for the weights; the result itself holds one double per accepted event). Under a
+    /// collective: the local accepted events only (a collective call).
     [[nodiscard]] std::vector<double>
     projection_weights(std::span<const double> params,
                        const std::vector<std::string>& tags = {}) const;
@@ -80,8 +88,8 @@ public:
 protected:
     enum class Kind : std::uint8_t { kNll, kExtended };
 
-    UnbinnedNll(Kind kind, const expr::Model& model, const data::Dataset& data,
-                const data::Dataset& accepted, const runtime::Execution& execution,
+    UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
+                const data::EventData& accepted, const runtime::Execution& execution,
                 std::string name, NormalizationStrategy strategy);
 
 private:
@@ -93,9 +101,10 @@ private:
 /// N_w · ln(Σ_acc w_j I_j) − Σ_data w_i ln I_i over the model's free parameters.
 class NLL final : public UnbinnedNll {
 public:
-    /// Compiles `model` and prepares it on `data` and `accepted`. Throws what compile_model()
-    /// and PreparedModel::prepare() throw (CompileError, DataError for missing columns).
-    NLL(const expr::Model& model, const data::Dataset& data, const data::Dataset& accepted,
+    /// Compiles `model` and prepares it on `data` and `accepted` (Datasets convert to resident
+    /// EventData under kFastest). Throws what compile_model() and PreparedModel::prepare()
+    /// throw (CompileError, DataError for missing columns or a budget too small).
+    NLL(const expr::Model& model, const data::EventData& data, const data::EventData& accepted,
         const runtime::Execution& execution = {}, std::string name = "nll",
         NormalizationStrategy strategy = NormalizationStrategy::kAuto)
         : UnbinnedNll(Kind::kNll, model, data, accepted, execution, std::move(name), strategy) {}
@@ -105,8 +114,9 @@ public:
 class ExtendedNLL final : public UnbinnedNll {
 public:
     /// As NLL's constructor.
-    ExtendedNLL(const expr::Model& model, const data::Dataset& data, const data::Dataset& accepted,
-                const runtime::Execution& execution = {}, std::string name = "extended_nll",
+    ExtendedNLL(const expr::Model& model, const data::EventData& data,
+                const data::EventData& accepted, const runtime::Execution& execution = {},
+                std::string name = "extended_nll",
                 NormalizationStrategy strategy = NormalizationStrategy::kAuto)
         : UnbinnedNll(Kind::kExtended, model, data, accepted, execution, std::move(name),
                       strategy) {}

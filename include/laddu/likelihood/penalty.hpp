@@ -5,53 +5,69 @@
 // the other terms of the Likelihood they join.
 #pragma once
 
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <laddu/likelihood/term.hpp>
 
 namespace laddu::likelihood {
 
-/// λ Σ θ² over the named parameters.
-class RidgePenalty final : public Term {
+/// λ Σ_k p(θ_k) over named parameters, for a per-parameter penalty p (the base of the ridge
+/// and lasso terms).
+class ParameterPenalty : public Term {
 public:
-    /// Throws ModelError for an empty or duplicated name list or a negative or non-finite λ.
-    RidgePenalty(const std::vector<std::string>& names, double lambda, std::string name = "ridge");
+    [[nodiscard]] const std::string& name() const noexcept final { return name_; }
 
-    [[nodiscard]] const std::string& name() const noexcept override { return name_; }
-
-    [[nodiscard]] const std::vector<expr::Parameter>& parameters() const noexcept override {
+    [[nodiscard]] const std::vector<expr::Parameter>& parameters() const noexcept final {
         return parameters_;
     }
 
-    [[nodiscard]] double value(std::span<const double> params) const override;
-    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const override;
+    /// Throws EvaluationError for a wrong parameter count.
+    [[nodiscard]] double value(std::span<const double> params) const final;
+    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const final;
+
+    /// The strength λ.
+    [[nodiscard]] double lambda() const noexcept { return lambda_; }
+
+protected:
+    /// Throws ModelError for an empty or duplicated name list or a negative or non-finite λ.
+    ParameterPenalty(const std::vector<std::string>& names, double lambda, std::string name);
 
 private:
+    /// p(θ) and p'(θ).
+    [[nodiscard]] virtual double penalty(double theta) const noexcept = 0;
+    [[nodiscard]] virtual double slope(double theta) const noexcept = 0;
+
     std::string name_;
     std::vector<expr::Parameter> parameters_;
     double lambda_;
 };
 
-/// λ Σ |θ| over the named parameters.
-class LassoPenalty final : public Term {
+/// λ Σ θ² over the named parameters.
+class RidgePenalty final : public ParameterPenalty {
 public:
-    /// Throws ModelError as RidgePenalty does.
-    LassoPenalty(const std::vector<std::string>& names, double lambda, std::string name = "lasso");
-
-    [[nodiscard]] const std::string& name() const noexcept override { return name_; }
-
-    [[nodiscard]] const std::vector<expr::Parameter>& parameters() const noexcept override {
-        return parameters_;
-    }
-
-    [[nodiscard]] double value(std::span<const double> params) const override;
-    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const override;
+    /// Throws ModelError for an empty or duplicated name list or a negative or non-finite λ.
+    RidgePenalty(const std::vector<std::string>& names, double lambda, std::string name = "ridge")
+        : ParameterPenalty(names, lambda, std::move(name)) {}
 
 private:
-    std::string name_;
-    std::vector<expr::Parameter> parameters_;
-    double lambda_;
+    [[nodiscard]] double penalty(double theta) const noexcept override { return theta * theta; }
+
+    [[nodiscard]] double slope(double theta) const noexcept override { return 2.0 * theta; }
+};
+
+/// λ Σ |θ| over the named parameters.
+class LassoPenalty final : public ParameterPenalty {
+public:
+    /// Throws ModelError as RidgePenalty does.
+    LassoPenalty(const std::vector<std::string>& names, double lambda, std::string name = "lasso")
+        : ParameterPenalty(names, lambda, std::move(name)) {}
+
+private:
+    [[nodiscard]] double penalty(double theta) const noexcept override;
+    [[nodiscard]] double slope(double theta) const noexcept override;
 };
 
 }  // namespace laddu::likelihood

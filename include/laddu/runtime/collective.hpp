@@ -44,9 +44,9 @@ public:
     /// Every process passes `width` doubles per owned chunk, in its owned_chunks() order; every
     /// process receives `width` doubles for each of the `global_chunks` chunks, in global chunk
     /// order.
-    [[nodiscard]] virtual std::vector<double> all_gather_chunks(std::span<const double> local,
-                                                                std::size_t width,
-                                                                std::size_t global_chunks) const = 0;
+    [[nodiscard]] virtual std::vector<double>
+    all_gather_chunks(std::span<const double> local, std::size_t width,
+                      std::size_t global_chunks) const = 0;
 
     /// Completes when every process has called it. If any process passed `ok == false`, every
     /// process throws the error of the lowest failing rank: the class of `kind` and the

@@ -1,10 +1,17 @@
-// laddu/runtime/prepared_model.hpp: a compiled model bound to a dataset, ready to evaluate.
+// laddu/runtime/prepared_model.hpp: a compiled model bound to its events, ready to evaluate.
 //
-// prepare() resolves the model's event columns in the dataset, runs the precompute program once
-// per event into an EventCache (within the Execution's memory budget), and readies the
-// evaluate program and its gradient program (autodiff, Component::kReal) on the interpreter.
-// Every later call touches only the cache and the parameters. Results do not depend on the
-// thread count (fixed chunks, compensated sums merged in order).
+// prepare() resolves the model's event columns in the data, decides where the event cache
+// lives (storage_plan.hpp: resident, or streamed in windows under the memory budget), and
+// readies the evaluate program and its gradient program (autodiff, Component::kReal). A
+// resident model runs the precompute program once per event; a streaming one re-reads the
+// events window by window on every pass, builds each window's cache, reduces it and drops it.
+// Windows start at multiples of kReductionChunk, so the chunk partials, merged in chunk order,
+// are the same numbers either way: results are bit-identical for any thread count, resident or
+// streaming, and (with Execution::collective) for any number of processes.
+//
+// Under a Collective each process caches or streams only the chunks it owns; reduce() and
+// reduce_with_gradient() gather the chunk partials of every process (so they are collective
+// calls); errors in prepare() and the reductions are raised on every process.
 //
 // Example:
 //   const auto compiled = compile::compile_model(model);
@@ -22,6 +29,7 @@
 
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/dataset.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/runtime/event_cache.hpp>
 #include <laddu/runtime/execution.hpp>
 #include <laddu/runtime/reduce.hpp>
@@ -32,57 +40,84 @@ namespace laddu::runtime {
 /// What prepare() decided about memory, as laddu's memory_report() tells it.
 struct MemoryReport {
     std::size_t budget_bytes = 0;  ///< the resolved budget (SIZE_MAX: unlimited)
-    std::size_t cache_bytes = 0;   ///< the estimate for the whole cache
+    std::size_t cache_bytes = 0;   ///< the estimate for the whole (local) cache
     std::size_t cache_bytes_per_event = 0;
-    std::size_t events = 0;
-    std::string decision;  ///< e.g. "resident: 71 cache columns, 896 bytes/event, 8.9 MB"
+    std::size_t source_bytes_per_event = 0;  ///< of the columns read (4 per p4, scalars, weight)
+    std::size_t events = 0;                  ///< local events (this process's)
+    data::MemoryPolicy requested = data::MemoryPolicy::kFastest;  ///< the data's policy
+    data::MemoryPolicy policy = data::MemoryPolicy::kResident;    ///< decided: resident/streaming
+    std::size_t window_events = 0;  ///< events per streaming window (or per source read)
+    std::size_t peak_bytes = 0;     ///< estimated peak of cache and reads
+    std::string decision;           ///< what was decided and why, with the numbers
 };
 
-/// A compiled model with its event cache over one dataset.
+/// A compiled model with its event cache (resident or streamed) over one set of events.
 class PreparedModel {
 public:
-    /// Binds `model` to `dataset`. Throws DataError when the dataset lacks a column the model
-    /// reads (naming every missing column and listing what the dataset has), or when the cache
-    /// does not fit the memory budget (naming the budget and the need); BackendError when the
-    /// JIT policy is kEnabled and the JIT is not built or cannot compile the model.
+    /// Binds `model` to `data` (a Dataset converts implicitly, under MemoryPolicy::kFastest).
+    /// Throws DataError when the data lacks a column the model reads (naming every missing
+    /// column and listing what the data has), or when the cache does not fit the memory budget
+    /// under the data's policy (naming the budget and the need); BackendError when the JIT
+    /// policy is kEnabled and the JIT is not built or cannot compile the model. With
+    /// Execution::collective this is a collective call and every process throws if one fails.
     [[nodiscard]] static PreparedModel prepare(const compile::CompiledModel& model,
-                                               const data::Dataset& dataset,
+                                               const data::EventData& data,
                                                const Execution& execution = {});
 
-    /// The number of events.
+    /// The number of events of every process.
     [[nodiscard]] std::size_t events() const noexcept;
 
-    /// The compensated sum of the event weights.
+    /// The number of events this process owns (events() without a collective).
+    [[nodiscard]] std::size_t local_events() const noexcept;
+
+    /// The global chunk index of each local reduction chunk, ascending (0, 1, ... without a
+    /// collective): the order of reduce_partials() and reduce_gradient_partials().
+    [[nodiscard]] const std::vector<std::size_t>& owned_chunks() const noexcept;
+
+    /// The sum of the event weights of every process: per-chunk compensated sums merged in
+    /// global chunk order (the same bits resident, streaming or distributed).
     [[nodiscard]] double sum_weights() const noexcept;
+
+    /// The weights of the local events, in local order (streaming: one pass over the data).
+    [[nodiscard]] std::vector<double> weights() const;
 
     /// Free parameter names, in the order parameter vectors use.
     [[nodiscard]] const std::vector<std::string>& parameter_names() const noexcept;
 
-    /// Σ_i w_i · T(Re f_i). Throws EvaluationError for a wrong parameter count or a value T
-    /// cannot take (naming the event).
+    /// Σ_i w_i · T(Re f_i) over every process's events. Throws EvaluationError for a wrong
+    /// parameter count or a value T cannot take (naming the global event index; under a
+    /// collective, the first such event of the lowest failing process). Collective call.
     [[nodiscard]] double reduce(std::span<const double> params, ReductionTransform transform) const;
 
-    /// reduce() and its exact gradient with respect to the free parameters.
+    /// reduce() and its exact gradient with respect to the free parameters. Collective call.
     [[nodiscard]] ReductionEvaluation reduce_with_gradient(std::span<const double> params,
                                                            ReductionTransform transform) const;
 
-    /// The chunk partials of reduce() (for a distributed merge in global chunk order).
+    /// The chunk partials of this process's events, in owned_chunks() order (every chunk
+    /// without a collective). Not a collective call; errors are thrown locally.
     [[nodiscard]] std::vector<double> reduce_partials(std::span<const double> params,
                                                       ReductionTransform transform) const;
 
-    /// The chunk partials of reduce_with_gradient().
+    /// The chunk partials of reduce_with_gradient() for this process's events, in
+    /// owned_chunks() order. Not a collective call.
     [[nodiscard]] GradientPartials reduce_gradient_partials(std::span<const double> params,
                                                             ReductionTransform transform) const;
 
-    /// The model value of every event.
+    /// The model value of every local event, in local order (streaming: one pass). Not a
+    /// collective call.
     [[nodiscard]] std::vector<std::complex<double>> evaluate(std::span<const double> params) const;
 
-    /// The model value of event `row` (DataError when out of range).
+    /// The model value of local event `row` (DataError when out of range); streaming re-reads
+    /// only the chunk holding it.
     [[nodiscard]] std::complex<double> evaluate_row(std::span<const double> params,
                                                     std::size_t row) const;
 
-    /// The event cache (cache columns and weights).
-    [[nodiscard]] const EventCache& cache() const noexcept;
+    /// True when the event cache is held in memory (memory_report().policy is kResident).
+    [[nodiscard]] bool is_resident() const noexcept;
+
+    /// The resident event cache of the local events (cache columns and weights). DataError
+    /// for a streaming model, which has none.
+    [[nodiscard]] const EventCache& cache() const;
 
     /// The memory decisions prepare() took.
     [[nodiscard]] const MemoryReport& memory_report() const noexcept;

@@ -1,9 +1,12 @@
 // ParquetSource: several files and row groups as one stream of EventBatch chunks.
+#include <atomic>
+
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
 #include <laddu/data/parquet.hpp>
 
+#include "../../range_cursor.hpp"
 #include <glob.h>
 
 namespace laddu::data {
@@ -57,42 +60,55 @@ struct SourceState {
     std::shared_ptr<Schema> schema;
     std::vector<OpenFile> files;
     std::uint64_t num_events = 0;
+    mutable std::atomic<std::uint64_t> fragments_decoded{0};
 };
 
 class ParquetStream final : public BatchStream {
 public:
     ParquetStream(std::shared_ptr<const SourceState> impl, std::shared_ptr<const Schema> projected,
-                  std::size_t chunk, NullPolicy nulls)
-        : impl_(std::move(impl)), projected_(std::move(projected)), chunk_(chunk), nulls_(nulls) {}
+                  std::size_t chunk, NullPolicy nulls, detail::RangeCursor cursor)
+        : impl_(std::move(impl)), projected_(std::move(projected)), chunk_(chunk), nulls_(nulls),
+          cursor_(std::move(cursor)) {}
 
     std::optional<EventBatch> next() override {
-        while (!current_ || row_ >= current_->size()) {
+        while (true) {
+            if (current_) {
+                const auto piece =
+                    cursor_.next_piece(start_ + row_, start_ + current_->size(), chunk_);
+                if (piece) {
+                    const auto first = static_cast<std::size_t>(piece->first - start_);
+                    const auto count = static_cast<std::size_t>(piece->second);
+                    row_ = first + count;
+                    return current_->slice(first, count);
+                }
+                start_ += current_->size();
+                current_.reset();
+            }
             if (!load_next_fragment()) {
                 return std::nullopt;
             }
         }
-        const std::size_t count = std::min(chunk_, current_->size() - row_);
-        EventBatch piece = current_->slice(row_, count);
-        row_ += count;
-        return piece;
     }
 
 private:
-    // Decodes the next (file, row group) fragment; false when none is left.
+    // Decodes the next (file, row group) fragment that overlaps the plan's ranges (skipping the
+    // others unread); false when none is left.
     bool load_next_fragment();
 
     std::shared_ptr<const SourceState> impl_;
     std::shared_ptr<const Schema> projected_;
     std::size_t chunk_;
     NullPolicy nulls_;
+    detail::RangeCursor cursor_;
     std::size_t file_ = 0;
     std::size_t group_ = 0;
     std::optional<EventBatch> current_;
     std::size_t row_ = 0;
+    std::uint64_t start_ = 0;  ///< global index of the next fragment's (or current_'s) first row
 };
 
 bool ParquetStream::load_next_fragment() {
-    while (file_ < impl_->files.size()) {
+    while (file_ < impl_->files.size() && !cursor_.done(start_)) {
         const OpenFile& file = impl_->files[file_];
         if (group_ >= file.reader->num_row_groups()) {
             ++file_;
@@ -101,6 +117,11 @@ bool ParquetStream::load_next_fragment() {
         }
         const std::size_t group = group_++;
         const auto rows = static_cast<std::size_t>(file.reader->row_group_rows(group));
+        if (!cursor_.overlaps(start_, start_ + rows)) {
+            start_ += rows;
+            continue;
+        }
+        impl_->fragments_decoded.fetch_add(1, std::memory_order_relaxed);
         std::vector<AlignedVector<double>> columns;
         columns.reserve(projected_->n_batch_columns());
         const auto read = [&](const std::string& name) {
@@ -180,12 +201,25 @@ void ParquetSource::add_alias(const std::string& alias, const std::string& targe
 }
 
 std::unique_ptr<BatchStream> ParquetSource::read(const ReadPlan& plan) const {
-    if (plan.chunk_size == 0) {
-        throw DataError("ReadPlan::chunk_size must be positive");
-    }
+    check_read_plan(plan, impl_->num_events);
     auto projected = std::make_shared<const Schema>(impl_->schema->project(plan.columns));
     return std::make_unique<ParquetStream>(impl_, std::move(projected), plan.chunk_size,
-                                           impl_->options.nulls);
+                                           impl_->options.nulls,
+                                           detail::RangeCursor(plan.ranges, impl_->num_events));
+}
+
+std::vector<std::size_t> ParquetSource::fragment_sizes() const {
+    std::vector<std::size_t> sizes;
+    for (const OpenFile& file : impl_->files) {
+        for (std::size_t group = 0; group < file.reader->num_row_groups(); ++group) {
+            sizes.push_back(static_cast<std::size_t>(file.reader->row_group_rows(group)));
+        }
+    }
+    return sizes;
+}
+
+std::uint64_t ParquetSource::fragments_decoded() const noexcept {
+    return impl_->fragments_decoded.load(std::memory_order_relaxed);
 }
 
 Dataset read_parquet(const std::string& pattern, const ParquetReadOptions& options) {

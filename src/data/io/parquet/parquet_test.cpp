@@ -142,7 +142,7 @@ TEST(Parquet, ProjectionReadsOnlyTheRequestedColumnChunks) {
     }
     testing::write_bytes(dir.file("p.parquet"), bytes);
     const Dataset only_x = Dataset::from_source(ParquetSource({dir.file("p.parquet")}),
-                                                ReadPlan{kDefaultChunkSize, {"x"}});
+                                                ReadPlan{kDefaultChunkSize, {"x"}, {}});
     EXPECT_EQ(only_x.column("x")[3], 4.0);
     EXPECT_THAT(data_error([&] { static_cast<void>(read_parquet(dir.file("p.parquet"))); }),
                 HasSubstr("column 'y'"));

@@ -1,0 +1,20 @@
+# `--help` of every subcommand: exit code 0 and a usage text on stdout naming the command.
+# Variables: CLI.
+foreach(command "generate" "fit" "inspect" "demo" "data;info" "bench;kmatrix")
+    execute_process(COMMAND ${CLI} ${command} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out
+        ERROR_VARIABLE err)
+    string(REPLACE ";" " " name "${command}")
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "^usage: laddu-cpp ${name}")
+        message(FATAL_ERROR "${name} --help: expected exit 0 and a usage line, got ${rc}: '${out}'")
+    endif()
+endforeach()
+execute_process(COMMAND ${CLI} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+foreach(command generate fit inspect demo "data info" "bench kmatrix")
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "\n  ${command} ")
+        message(FATAL_ERROR "laddu-cpp --help does not list '${command}': '${out}'")
+    endif()
+endforeach()
+execute_process(COMMAND ${CLI} frobnicate RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "^usage: laddu-cpp")
+    message(FATAL_ERROR "unknown command: expected exit 1 and the usage, got ${rc}")
+endif()

@@ -1,0 +1,726 @@
+// The model-file reader: TOML (toml++) → expr::Model. One Reader walks the document; every
+// value is read through a helper that knows its dotted key and source position, so each error
+// is one line naming both.
+#include "model_file.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include <laddu/amplitudes/breit_wigner.hpp>
+#include <laddu/amplitudes/flatte.hpp>
+#include <laddu/amplitudes/kmatrix_benchmark.hpp>
+#include <laddu/base/error.hpp>
+#include <laddu/expr/tags.hpp>
+#include <laddu/expr/traversal.hpp>
+#include <laddu/physics/harmonics.hpp>
+#include <laddu/physics/reaction.hpp>
+
+#include <toml++/toml.h>
+
+namespace laddu::cli {
+
+namespace {
+
+using expr::Expr;
+using physics::Vec4;
+
+// The keys each table accepts (the type key of amplitudes included).
+const std::map<std::string, std::vector<std::string>> kAmplitudeKeys = {
+    {"breit_wigner", {"mass", "width", "of", "shape", "l", "barrier", "q_r"}},
+    {"flatte", {"mass", "of", "observed", "alternative"}},
+    {"zlm", {"l", "m", "reflectivity", "frame", "particle"}},
+    {"ylm", {"l", "m", "frame", "particle"}},
+    {"coupling", {"re", "im", "mag", "phase"}},
+    {"product", {"factors"}},
+    {"sum", {"terms"}},
+    {"incoherent_sum", {"terms"}},
+    {"norm_sqr", {"amplitude"}},
+    {"real", {"amplitude"}},
+    {"imag", {"amplitude"}},
+    {"kmatrix_benchmark", {}},
+};
+
+// "a string", "an integer", ... for messages.
+std::string type_name(const toml::node& node) {
+    switch (node.type()) {
+    case toml::node_type::table:
+        return "a table";
+    case toml::node_type::array:
+        return "an array";
+    case toml::node_type::string:
+        return "a string";
+    case toml::node_type::integer:
+        return "an integer";
+    case toml::node_type::floating_point:
+        return "a floating-point number";
+    case toml::node_type::boolean:
+        return "a boolean";
+    default:
+        return "a date or time";
+    }
+}
+
+std::string join(const std::vector<std::string>& names) {
+    return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
+}
+
+class Reader {
+public:
+    Reader(const toml::table& root, std::string source) : root_(root), source_(std::move(source)) {}
+
+    ModelFile read() {
+        check_keys(root_, "", {"model", "reaction", "generator", "parameters", "amplitudes"});
+        ModelFile file;
+        file.source = source_;
+        const toml::table& model = table(root_, "model", "", true);
+        check_keys(model, "model", {"name", "description", "intensity"});
+        file.name = string_or(model, "name", "model", "");
+        file.description = string_or(model, "description", "model", "");
+        file.intensity = string(model, "intensity", "model");
+        read_reaction(file.reaction);
+        read_generator(file.generator);
+        read_parameters();
+        amplitudes_ = &table(root_, "amplitudes", "", true);
+
+        const Expr intensity = amplitude(file.intensity, model.get("intensity"), "model.intensity");
+        if (!intensity.value_kind().is_real_scalar()) {
+            fail(model.get("intensity"), "model.intensity",
+                 fmt::format("amplitude '{}' is complex; the intensity must be real (wrap it "
+                             "in a norm_sqr or incoherent_sum amplitude)",
+                             file.intensity));
+        }
+        for (const auto& [key, node] : *amplitudes_) {
+            if (!built_.contains(std::string(key.str()))) {
+                amplitude(std::string(key.str()), &node, "amplitudes");  // checks unused ones too
+            }
+        }
+        file.model = expr::Model(apply_declarations(intensity));
+        file.tags = expr::collect_tags(file.model.expression());
+        file.amplitudes = std::move(named_);
+        std::sort(file.amplitudes.begin(), file.amplitudes.end(),
+                  [](const NamedAmplitude& a, const NamedAmplitude& b) { return a.line < b.line; });
+        return file;
+    }
+
+private:
+    // Errors.
+
+    [[noreturn]] void fail(const toml::node* node, const std::string& key,
+                           const std::string& what) const {
+        const toml::source_position p =
+            node != nullptr ? node->source().begin : toml::source_position{0, 0};
+        throw ModelError(fmt::format("{}:{}:{}: {}: {}", source_, p.line, p.column,
+                                     key.empty() ? std::string("(top level)") : key, what));
+    }
+
+    static std::string dotted(const std::string& path, std::string_view key) {
+        // Keys with spaces or parentheses are quoted, as TOML writes them.
+        const bool bare = std::all_of(key.begin(), key.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+        });
+        const std::string k = bare ? std::string(key) : fmt::format("\"{}\"", key);
+        return path.empty() ? k : path + "." + k;
+    }
+
+    void check_keys(const toml::table& t, const std::string& path,
+                    const std::vector<std::string>& allowed) const {
+        for (const auto& [key, node] : t) {
+            if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end()) {
+                fail(&node, dotted(path, key.str()),
+                     fmt::format("unknown key '{}' (expected one of: {})", key.str(),
+                                 join(allowed)));
+            }
+        }
+    }
+
+    // Typed getters; `required` ones fail when the key is missing, pointing at the table.
+
+    const toml::table& table(const toml::table& t, const std::string& key, const std::string& path,
+                             bool required) {
+        static const toml::table kEmpty;
+        const toml::node* node = t.get(key);
+        if (node == nullptr) {
+            if (required) {
+                fail(&t, dotted(path, key), "missing (a table is required)");
+            }
+            return kEmpty;
+        }
+        if (!node->is_table()) {
+            fail(node, dotted(path, key),
+                 fmt::format("expected a table, got {}", type_name(*node)));
+        }
+        return *node->as_table();
+    }
+
+    std::string string(const toml::table& t, const std::string& key,
+                       const std::string& path) const {
+        const toml::node* node = t.get(key);
+        if (node == nullptr) {
+            fail(&t, dotted(path, key), "missing (a string is required)");
+        }
+        return as_string(node, dotted(path, key));
+    }
+
+    std::string as_string(const toml::node* node, const std::string& key) const {
+        if (!node->is_string()) {
+            fail(node, key, fmt::format("expected a string, got {}", type_name(*node)));
+        }
+        return std::string(node->as_string()->get());
+    }
+
+    std::string string_or(const toml::table& t, const std::string& key, const std::string& path,
+                          const std::string& fallback) const {
+        return t.contains(key) ? string(t, key, path) : fallback;
+    }
+
+    double number(const toml::node* node, const std::string& key) const {
+        if (node->is_integer()) {
+            return static_cast<double>(node->as_integer()->get());
+        }
+        if (!node->is_floating_point()) {
+            fail(node, key, fmt::format("expected a number, got {}", type_name(*node)));
+        }
+        return node->as_floating_point()->get();
+    }
+
+    double number_or(const toml::table& t, const std::string& key, const std::string& path,
+                     double fallback) const {
+        const toml::node* node = t.get(key);
+        return node == nullptr ? fallback : number(node, dotted(path, key));
+    }
+
+    int integer_or(const toml::table& t, const std::string& key, const std::string& path,
+                   int fallback) const {
+        const toml::node* node = t.get(key);
+        if (node == nullptr) {
+            return fallback;
+        }
+        if (!node->is_integer()) {
+            fail(node, dotted(path, key),
+                 fmt::format("expected an integer, got {}", type_name(*node)));
+        }
+        const std::int64_t v = node->as_integer()->get();
+        if (v < -1000 || v > 1000) {
+            fail(node, dotted(path, key), fmt::format("{} is out of range", v));
+        }
+        return static_cast<int>(v);
+    }
+
+    bool boolean_or(const toml::table& t, const std::string& key, const std::string& path,
+                    bool fallback) const {
+        const toml::node* node = t.get(key);
+        if (node == nullptr) {
+            return fallback;
+        }
+        if (!node->is_boolean()) {
+            fail(node, dotted(path, key),
+                 fmt::format("expected true or false, got {}", type_name(*node)));
+        }
+        return node->as_boolean()->get();
+    }
+
+    // [lo, hi] of two numbers.
+    std::pair<double, double> pair(const toml::node* node, const std::string& key) const {
+        const toml::array* a = node->as_array();
+        if (a == nullptr || a->size() != 2) {
+            fail(node, key, "expected an array of two numbers [low, high]");
+        }
+        return {number(a->get(0), key), number(a->get(1), key)};
+    }
+
+    std::vector<std::string> strings(const toml::node* node, const std::string& key) const {
+        const toml::array* a = node->as_array();
+        if (a == nullptr) {
+            fail(node, key, fmt::format("expected an array of strings, got {}", type_name(*node)));
+        }
+        std::vector<std::string> out;
+        for (const toml::node& element : *a) {
+            out.push_back(as_string(&element, key));
+        }
+        if (out.empty()) {
+            fail(node, key, "expected at least one name");
+        }
+        return out;
+    }
+
+    // Sections.
+
+    void read_reaction(ReactionSpec& r) {
+        const toml::table& t = table(root_, "reaction", "", false);
+        check_keys(t, "reaction", {"beam", "recoil", "daughters", "polarization"});
+        r.beam = string_or(t, "beam", "reaction", r.beam);
+        r.recoil = string_or(t, "recoil", "reaction", r.recoil);
+        if (const toml::node* d = t.get("daughters")) {
+            r.daughters = strings(d, "reaction.daughters");
+            if (r.daughters.size() != 2) {
+                fail(d, "reaction.daughters", "expected exactly two daughters [a, b]");
+            }
+        }
+        const toml::table& pol = table(t, "polarization", "reaction", false);
+        check_keys(pol, "reaction.polarization", {"magnitude", "angle"});
+        r.pol_magnitude = string_or(pol, "magnitude", "reaction.polarization", r.pol_magnitude);
+        r.pol_angle = string_or(pol, "angle", "reaction.polarization", r.pol_angle);
+        particles_ = {{r.beam, Vec4::event(r.beam)},
+                      {r.recoil, Vec4::event(r.recoil)},
+                      {r.daughters[0], Vec4::event(r.daughters[0])},
+                      {r.daughters[1], Vec4::event(r.daughters[1])}};
+        if (particles_.size() != 4) {
+            fail(&t, "reaction", "beam, recoil and daughters need four distinct names");
+        }
+        reaction_ = r;
+    }
+
+    void read_generator(GeneratorSpec& g) {
+        const toml::table& t = table(root_, "generator", "", false);
+        check_keys(t, "generator",
+                   {"beam_energy", "mass_max", "daughter_mass", "recoil_mass", "pol_magnitude"});
+        if (const toml::node* e = t.get("beam_energy")) {
+            if (e->is_array()) {
+                std::tie(g.beam_energy_min, g.beam_energy_max) = pair(e, "generator.beam_energy");
+            } else {
+                g.beam_energy_min = g.beam_energy_max = number(e, "generator.beam_energy");
+            }
+        }
+        if (const toml::node* p = t.get("pol_magnitude")) {
+            std::tie(g.pol_magnitude_min, g.pol_magnitude_max) = pair(p, "generator.pol_magnitude");
+        }
+        g.mass_max = number_or(t, "mass_max", "generator", g.mass_max);
+        g.daughter_mass = number_or(t, "daughter_mass", "generator", g.daughter_mass);
+        g.recoil_mass = number_or(t, "recoil_mass", "generator", g.recoil_mass);
+    }
+
+    void read_parameters() {
+        const toml::table& t = table(root_, "parameters", "", false);
+        for (const auto& [key, node] : t) {
+            const std::string name(key.str());
+            const std::string path = dotted("parameters", name);
+            expr::ParameterOptions options;
+            if (node.is_table()) {
+                const toml::table& p = *node.as_table();
+                check_keys(p, path, {"value", "bounds", "fixed", "periodic", "unit"});
+                if (const toml::node* v = p.get("value")) {
+                    options.initial = number(v, dotted(path, "value"));
+                }
+                if (const toml::node* b = p.get("bounds")) {
+                    const auto [lo, hi] = pair(b, dotted(path, "bounds"));
+                    options.bounds = expr::Bounds{lo, hi};
+                }
+                if (boolean_or(p, "fixed", path, false)) {
+                    if (!options.initial) {
+                        fail(&node, path, "fixed = true needs a value");
+                    }
+                    options.fixed = options.initial;
+                    options.initial.reset();
+                }
+                options.periodic = boolean_or(p, "periodic", path, false);
+                options.unit = string_or(p, "unit", path, "");
+            } else if (node.is_number()) {
+                options.initial = number(&node, path);
+            } else {
+                fail(&node, path,
+                     fmt::format("expected a number or a table {{ value, bounds, fixed, "
+                                 "periodic, unit }}, got {}",
+                                 type_name(node)));
+            }
+            try {
+                declared_.emplace(name, Declared{expr::Parameter::make(name, options), &node});
+            } catch (const ModelError& e) {
+                fail(&node, path, e.what());
+            }
+        }
+    }
+
+    // Values inside amplitudes.
+
+    // A Real expression: a number (a constant) or the name of a declared parameter.
+    Expr real(const toml::node* node, const std::string& key) {
+        if (node->is_number()) {
+            return expr::constant(number(node, key));
+        }
+        if (!node->is_string()) {
+            fail(node, key,
+                 fmt::format("expected a number or a parameter name, got {}", type_name(*node)));
+        }
+        const std::string name(node->as_string()->get());
+        const auto found = declared_.find(name);
+        if (found == declared_.end()) {
+            std::vector<std::string> names;
+            for (const auto& [n, d] : declared_) {
+                names.push_back(n);
+            }
+            fail(node, key,
+                 fmt::format("unknown parameter '{}' (declare it under [parameters]; declared: {})",
+                             name, join(names)));
+        }
+        return expr::parameter(found->second.definition);
+    }
+
+    Expr real_key(const toml::table& t, const std::string& key, const std::string& path) {
+        const toml::node* node = t.get(key);
+        if (node == nullptr) {
+            fail(&t, dotted(path, key), "missing (a number or a parameter name is required)");
+        }
+        return real(node, dotted(path, key));
+    }
+
+    Vec4 particle(const toml::node* node, const std::string& key) const {
+        const std::string name = as_string(node, key);
+        const auto found = particles_.find(name);
+        if (found == particles_.end()) {
+            fail(node, key,
+                 fmt::format("unknown particle '{}' (the reaction has {}, {}, {}, {})", name,
+                             reaction_.beam, reaction_.recoil, reaction_.daughters[0],
+                             reaction_.daughters[1]));
+        }
+        return found->second;
+    }
+
+    // The sum of the particles listed under `key` (default: the two daughters).
+    std::vector<Vec4> particles(const toml::table& t, const std::string& key,
+                                const std::string& path) const {
+        std::vector<Vec4> out;
+        if (const toml::node* node = t.get(key)) {
+            const toml::array* a = node->as_array();
+            if (a == nullptr) {
+                fail(node, dotted(path, key), "expected an array of particle names");
+            }
+            for (const toml::node& element : *a) {
+                out.push_back(particle(&element, dotted(path, key)));
+            }
+            if (out.empty()) {
+                fail(node, dotted(path, key), "expected at least one particle");
+            }
+        } else {
+            out = {particles_.at(reaction_.daughters[0]), particles_.at(reaction_.daughters[1])};
+        }
+        return out;
+    }
+
+    static Vec4 total(const std::vector<Vec4>& p4s) {
+        Vec4 sum = p4s.front();
+        for (std::size_t i = 1; i < p4s.size(); ++i) {
+            sum = sum + p4s[i];
+        }
+        return sum;
+    }
+
+    // The decay angles of `particle` (default the first daughter) in the frame named by `frame`.
+    physics::Angles angles(const toml::table& t, const std::string& path) const {
+        const physics::Reaction reaction = physics::Reaction::with_inferred_target(
+            particles_.at(reaction_.beam),
+            particles_.at(reaction_.daughters[0]) + particles_.at(reaction_.daughters[1]),
+            particles_.at(reaction_.recoil));
+        const Vec4 daughter = t.contains("particle")
+                                  ? particle(t.get("particle"), dotted(path, "particle"))
+                                  : particles_.at(reaction_.daughters[0]);
+        const std::string frame = string_or(t, "frame", path, "helicity");
+        if (frame == "helicity") {
+            return reaction.helicity_angles(daughter);
+        }
+        if (frame == "gottfried_jackson") {
+            return reaction.gottfried_jackson_angles(daughter);
+        }
+        fail(t.get("frame"), dotted(path, "frame"),
+             fmt::format("unknown frame '{}' (expected helicity or gottfried_jackson)", frame));
+    }
+
+    // Amplitudes.
+
+    const toml::table& amplitude_table(const std::string& name, const toml::node* where,
+                                       const std::string& key) {
+        const toml::node* node = amplitudes_->get(name);
+        if (node == nullptr) {
+            std::vector<std::string> names;
+            for (const auto& [k, v] : *amplitudes_) {
+                names.emplace_back(k.str());
+            }
+            fail(where, key,
+                 fmt::format("unknown amplitude '{}' (defined: {})", name, join(names)));
+        }
+        if (!node->is_table()) {
+            fail(node, dotted("amplitudes", name),
+                 fmt::format("expected a table with a type key, got {}", type_name(*node)));
+        }
+        return *node->as_table();
+    }
+
+    Expr reference(const toml::node* node, const std::string& key) {
+        return amplitude(as_string(node, key), node, key);
+    }
+
+    std::vector<Expr> references(const toml::table& t, const std::string& key,
+                                 const std::string& path) {
+        const toml::node* node = t.get(key);
+        if (node == nullptr) {
+            fail(&t, dotted(path, key), "missing (an array of amplitude names is required)");
+        }
+        std::vector<Expr> out;
+        for (const std::string& name : strings(node, dotted(path, key))) {
+            out.push_back(amplitude(name, node, dotted(path, key)));
+        }
+        return out;
+    }
+
+    Expr amplitude(const std::string& name, const toml::node* where, const std::string& key) {
+        if (const auto found = built_.find(name); found != built_.end()) {
+            return found->second;
+        }
+        const toml::table& t = amplitude_table(name, where, key);
+        const std::string path = dotted("amplitudes", name);
+        if (!building_.insert(name).second) {
+            fail(where, key, fmt::format("amplitude '{}' refers to itself (a cycle)", name));
+        }
+        const std::string type = string(t, "type", path);
+        const auto keys = kAmplitudeKeys.find(type);
+        if (keys == kAmplitudeKeys.end()) {
+            std::vector<std::string> types;
+            for (const auto& [k, v] : kAmplitudeKeys) {
+                types.push_back(k);
+            }
+            fail(t.get("type"), dotted(path, "type"),
+                 fmt::format("unknown amplitude type '{}' (expected one of: {})", type,
+                             join(types)));
+        }
+        std::vector<std::string> allowed = keys->second;
+        allowed.emplace_back("type");
+        allowed.emplace_back("tag");
+        check_keys(t, path, allowed);
+        Expr e = build(type, t, path);
+        if (t.contains("tag")) {
+            e = e.tagged(string(t, "tag", path));
+        }
+        building_.erase(name);
+        built_.emplace(name, e);
+        named_.push_back({name, type, e, static_cast<int>(t.source().begin.line)});
+        return e;
+    }
+
+    Expr build(const std::string& type, const toml::table& t, const std::string& path) {
+        try {
+            return build_unchecked(type, t, path);
+        } catch (const ModelError& e) {
+            // Library builders' own checks (|m| > l, l > 8, kind mismatches) with the position.
+            const std::string what = e.what();
+            if (what.starts_with(source_ + ":")) {
+                throw;
+            }
+            fail(&t, path, what);
+        }
+    }
+
+    Expr build_unchecked(const std::string& type, const toml::table& t, const std::string& path) {
+        if (type == "breit_wigner") {
+            const std::vector<Vec4> p4s = particles(t, "of", path);
+            const Expr s = total(p4s).m2();
+            const Expr mass = real_key(t, "mass", path);
+            const Expr width = real_key(t, "width", path);
+            const std::string shape = string_or(t, "shape", path, "fixed");
+            if (shape == "fixed") {
+                return amplitudes::breit_wigner(s, mass, width);
+            }
+            if (shape == "non_relativistic") {
+                return amplitudes::non_relativistic_breit_wigner(s, mass, width);
+            }
+            if (shape != "relativistic") {
+                fail(t.get("shape"), dotted(path, "shape"),
+                     fmt::format("unknown shape '{}' (expected fixed, relativistic or "
+                                 "non_relativistic)",
+                                 shape));
+            }
+            if (p4s.size() != 2) {
+                fail(t.get("of"), dotted(path, "of"),
+                     "a relativistic Breit-Wigner needs exactly two particles (its daughters)");
+            }
+            return amplitudes::relativistic_breit_wigner(
+                s, mass, width, p4s[0].m(), p4s[1].m(), integer_or(t, "l", path, 0),
+                {.barrier_factors = boolean_or(t, "barrier", path, true),
+                 .q_r = number_or(t, "q_r", path, amplitudes::kDefaultBarrierScale)});
+        }
+        if (type == "flatte") {
+            const Expr s = total(particles(t, "of", path)).m2();
+            const auto channel = [&](const std::string& key) {
+                const toml::table& c = table(t, key, path, true);
+                const std::string cpath = dotted(path, key);
+                check_keys(c, cpath, {"masses", "coupling"});
+                const toml::node* masses = c.get("masses");
+                const toml::array* a = masses != nullptr ? masses->as_array() : nullptr;
+                if (a == nullptr || a->size() != 2) {
+                    fail(masses != nullptr ? masses : &c, dotted(cpath, "masses"),
+                         "expected two daughter masses [m1, m2]");
+                }
+                return amplitudes::FlatteChannel{real(a->get(0), dotted(cpath, "masses")),
+                                                 real(a->get(1), dotted(cpath, "masses")),
+                                                 real_key(c, "coupling", cpath)};
+            };
+            return amplitudes::flatte(s, real_key(t, "mass", path), channel("observed"),
+                                      channel("alternative"));
+        }
+        if (type == "zlm" || type == "ylm") {
+            const int l = integer_or(t, "l", path, 0);
+            const int m = integer_or(t, "m", path, 0);
+            const physics::Angles a = angles(t, path);
+            if (type == "ylm") {
+                return physics::spherical_harmonic(l, m, a.costheta, a.phi);
+            }
+            const std::string r = string_or(t, "reflectivity", path, "+");
+            if (r != "+" && r != "-") {
+                fail(t.get("reflectivity"), dotted(path, "reflectivity"),
+                     fmt::format("expected \"+\" or \"-\", got '{}'", r));
+            }
+            const auto pol = physics::Polarization::event(
+                particles_.at(reaction_.beam).vec3(), particles_.at(reaction_.recoil).vec3(),
+                reaction_.pol_magnitude, reaction_.pol_angle);
+            return physics::zlm(l, m,
+                                r == "+" ? physics::Reflectivity::kPositive
+                                         : physics::Reflectivity::kNegative,
+                                a.costheta, a.phi, pol.angle, pol.magnitude);
+        }
+        if (type == "coupling") {
+            const bool cartesian = t.contains("re") || t.contains("im");
+            const bool polar = t.contains("mag") || t.contains("phase");
+            if (cartesian == polar) {
+                fail(&t, path, "a coupling needs either re and im, or mag and phase");
+            }
+            if (cartesian) {
+                return expr::complex(real_key(t, "re", path), real_key(t, "im", path));
+            }
+            return expr::polar_complex(real_key(t, "mag", path), real_key(t, "phase", path));
+        }
+        if (type == "product") {
+            return expr::nary_mul(references(t, "factors", path));
+        }
+        if (type == "sum" || type == "incoherent_sum") {
+            const std::vector<Expr> terms = references(t, "terms", path);
+            if (type == "incoherent_sum") {
+                for (const Expr& term : terms) {
+                    if (!term.value_kind().is_real_scalar()) {
+                        fail(t.get("terms"), dotted(path, "terms"),
+                             "every term of an incoherent sum must be real (a norm_sqr)");
+                    }
+                }
+            }
+            return expr::nary_add(terms);
+        }
+        if (type == "norm_sqr" || type == "real" || type == "imag") {
+            const toml::node* node = t.get("amplitude");
+            if (node == nullptr) {
+                fail(&t, dotted(path, "amplitude"), "missing (an amplitude name is required)");
+            }
+            const Expr of = reference(node, dotted(path, "amplitude"));
+            if (!of.value_kind().is_scalar()) {
+                fail(node, dotted(path, "amplitude"), "expected a scalar amplitude");
+            }
+            return type == "norm_sqr" ? expr::norm_sqr(of)
+                   : type == "real"   ? expr::real(of)
+                                      : expr::imag(of);
+        }
+        // kmatrix_benchmark: laddu's benchmark intensity (its own reaction columns).
+        return amplitudes::kmatrix_benchmark_intensity({.tag_waves = true});
+    }
+
+    // Declared parameters replace the definitions built-in amplitudes carry (so a model file
+    // can fix, free or bound a benchmark coupling); an unused declaration is an error.
+    Expr apply_declarations(const Expr& intensity) {
+        std::set<std::string> present;
+        for (const Expr& node : expr::topological_order(intensity)) {
+            if (node.kind() == expr::NodeKind::kParameter) {
+                present.insert(node.node().parameter->name);
+            }
+        }
+        for (const auto& [name, d] : declared_) {
+            if (!present.contains(name)) {
+                fail(d.node, dotted("parameters", name),
+                     "declared but not used by the intensity (remove it or use it)");
+            }
+        }
+        return expr::rewrite_bottom_up(intensity, [&](const Expr& node) {
+            if (node.kind() != expr::NodeKind::kParameter) {
+                return node;
+            }
+            const auto found = declared_.find(node.node().parameter->name);
+            if (found == declared_.end() || found->second.definition == *node.node().parameter) {
+                return node;
+            }
+            Expr replacement = expr::parameter(found->second.definition);
+            for (const std::string& tag : node.tags()) {
+                replacement = replacement.tagged(tag);
+            }
+            return replacement;
+        });
+    }
+
+    struct Declared {
+        expr::Parameter definition;
+        const toml::node* node = nullptr;
+    };
+
+    const toml::table& root_;
+    std::string source_;
+    const toml::table* amplitudes_ = nullptr;
+    ReactionSpec reaction_;
+    std::map<std::string, Vec4> particles_;
+    std::map<std::string, Declared> declared_;
+    std::map<std::string, Expr> built_;
+    std::set<std::string> building_;
+    std::vector<NamedAmplitude> named_;
+};
+
+}  // namespace
+
+ModelFile parse_model_file(std::string_view text, const std::string& source) {
+    toml::table root;
+    try {
+        root = toml::parse(text, source);
+    } catch (const toml::parse_error& e) {
+        const toml::source_position p = e.source().begin;
+        throw ModelError(
+            fmt::format("{}:{}:{}: invalid TOML: {}", source, p.line, p.column, e.description()));
+    }
+    return Reader(root, source).read();
+}
+
+ModelFile load_model_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw ModelError(
+            fmt::format("cannot open model file '{}' (no such file or not readable)", path));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_model_file(text.str(), path);
+}
+
+std::vector<std::string> builtin_model_names() {
+    return {"kmatrix_benchmark"};
+}
+
+std::optional<ModelFile> builtin_model(std::string_view name) {
+    if (name != "kmatrix_benchmark") {
+        return std::nullopt;
+    }
+    ModelFile file;
+    file.source = "builtin:kmatrix_benchmark";
+    file.name = "kmatrix_benchmark";
+    file.description = "laddu's K-matrix benchmark, gamma p -> Ks Ks p (waves tagged)";
+    file.intensity = "kmatrix";
+    file.model = amplitudes::kmatrix_benchmark_model({.tag_waves = true});
+    file.tags = amplitudes::kmatrix_benchmark_wave_tags();
+    file.amplitudes.push_back({"kmatrix", "kmatrix_benchmark", file.model.expression(), 0});
+    return file;
+}
+
+ModelFile load_model(const std::string& spec) {
+    if (std::optional<ModelFile> builtin = builtin_model(spec)) {
+        return std::move(*builtin);
+    }
+    return load_model_file(spec);
+}
+
+}  // namespace laddu::cli

@@ -1,0 +1,486 @@
+// laddu's event selections and binning for Python: comparisons of expressions give an
+// ld.Predicate (`(run >= 12000) & (run < 13000)`, `~p`, `p | q`, Predicate.between(v, lo, hi)),
+// Dataset.select(predicate or boolean mask), Dataset.evaluate(expr, real=), ld.Bin(edges) /
+// Bin.uniform(n, low=, high=) and Dataset.bin_by(expr, bins=, range=) returning a
+// BinnedDataset of items with .index, .low, .high and .dataset. The expressions are compiled
+// and evaluated over the dataset by the runtime with the GIL released.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/compile/compiled_model.hpp>
+#include <laddu/data/dataset.hpp>
+#include <laddu/expr/expr.hpp>
+#include <laddu/expr/model.hpp>
+#include <laddu/expr/print.hpp>
+#include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
+
+#include "bindings.hpp"
+#include "conversions.hpp"
+
+namespace py = pybind11;
+
+namespace laddu::python {
+
+namespace {
+
+using expr::Expr;
+
+// The value of `e` for every event of `dataset` (free parameters at their defaults).
+std::vector<std::complex<double>> evaluate_expression(const Expr& e, const data::Dataset& dataset) {
+    const expr::Model model(e);
+    const compile::CompiledModel compiled = compile::compile_model(model);
+    const auto prepared = runtime::PreparedModel::prepare(compiled, dataset, runtime::Execution{});
+    return prepared.evaluate(model.parameters().free_defaults());
+}
+
+std::vector<double> evaluate_real(const Expr& e, const data::Dataset& dataset) {
+    const std::vector<std::complex<double>> values = evaluate_expression(e, dataset);
+    std::vector<double> out(values.size());
+    std::transform(values.begin(), values.end(), out.begin(),
+                   [](const std::complex<double>& v) { return v.real(); });
+    return out;
+}
+
+enum class Compare : std::uint8_t { kLess, kLessEqual, kGreater, kGreaterEqual };
+
+const char* symbol(Compare op) {
+    switch (op) {
+    case Compare::kLess:
+        return "<";
+    case Compare::kLessEqual:
+        return "<=";
+    case Compare::kGreater:
+        return ">";
+    case Compare::kGreaterEqual:
+        return ">=";
+    }
+    return "?";
+}
+
+// A selection over events: a comparison `expression op threshold`, or the and/or/not of other
+// predicates. Immutable and shared, like expressions.
+class Predicate {
+public:
+    enum class Kind : std::uint8_t { kCompare, kAnd, kOr, kNot };
+
+    static Predicate compare(Expr lhs, Compare op, double threshold) {
+        Predicate p(Kind::kCompare);
+        p.lhs_ = std::move(lhs);
+        p.op_ = op;
+        p.threshold_ = threshold;
+        return p;
+    }
+
+    static Predicate combine(Kind kind, const Predicate& a, const Predicate* b) {
+        Predicate p(kind);
+        p.a_ = std::make_shared<const Predicate>(a);
+        if (b != nullptr) {
+            p.b_ = std::make_shared<const Predicate>(*b);
+        }
+        return p;
+    }
+
+    // One flag per event (true: keep).
+    [[nodiscard]] std::vector<char> mask(const data::Dataset& dataset) const {
+        switch (kind_) {
+        case Kind::kCompare: {
+            const std::vector<double> values = evaluate_real(*lhs_, dataset);
+            std::vector<char> out(values.size());
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                out[i] = static_cast<char>(holds(values[i]));
+            }
+            return out;
+        }
+        case Kind::kNot: {
+            std::vector<char> out = a_->mask(dataset);
+            for (char& keep : out) {
+                keep = static_cast<char>(!keep);
+            }
+            return out;
+        }
+        case Kind::kAnd:
+        case Kind::kOr: {
+            std::vector<char> out = a_->mask(dataset);
+            const std::vector<char> other = b_->mask(dataset);
+            for (std::size_t i = 0; i < out.size(); ++i) {
+                out[i] = static_cast<char>(kind_ == Kind::kAnd ? (out[i] && other[i])
+                                                               : (out[i] || other[i]));
+            }
+            return out;
+        }
+        }
+        return {};
+    }
+
+    [[nodiscard]] std::string to_string() const {
+        switch (kind_) {
+        case Kind::kCompare:
+            return fmt::format("{} {} {}", expr::to_string(*lhs_), symbol(op_), threshold_);
+        case Kind::kNot:
+            return "~(" + a_->to_string() + ")";
+        case Kind::kAnd:
+            return "(" + a_->to_string() + ") & (" + b_->to_string() + ")";
+        case Kind::kOr:
+            return "(" + a_->to_string() + ") | (" + b_->to_string() + ")";
+        }
+        return {};
+    }
+
+private:
+    explicit Predicate(Kind kind) : kind_(kind) {}
+
+    // NaN compares false, as in numpy.
+    [[nodiscard]] bool holds(double v) const {
+        switch (op_) {
+        case Compare::kLess:
+            return v < threshold_;
+        case Compare::kLessEqual:
+            return v <= threshold_;
+        case Compare::kGreater:
+            return v > threshold_;
+        case Compare::kGreaterEqual:
+            return v >= threshold_;
+        }
+        return false;
+    }
+
+    Kind kind_;
+    std::optional<Expr> lhs_;
+    Compare op_ = Compare::kLess;
+    double threshold_ = 0.0;
+    std::shared_ptr<const Predicate> a_;
+    std::shared_ptr<const Predicate> b_;
+};
+
+// `a op b` for an expression and a number or another expression: Expr-vs-Expr compares
+// a - b against 0, which has the sign of a - b exactly (IEEE subtraction with subnormals).
+Predicate compare(const Expr& a, const py::object& b, Compare op) {
+    if (py::isinstance<Expr>(b)) {
+        return Predicate::compare(a - b.cast<Expr>(), op, 0.0);
+    }
+    if (py::isinstance<py::bool_>(b) ||
+        !(py::isinstance<py::float_>(b) || py::isinstance<py::int_>(b) ||
+          py::hasattr(b, "__float__"))) {
+        throw py::type_error("an expression compares with a real number or another expression, "
+                             "not '" +
+                             std::string(py::str(py::type::of(b).attr("__name__"))) + "'");
+    }
+    return Predicate::compare(a, op, b.cast<double>());
+}
+
+// lo <= v < hi for closed="left" (the default), lo < v <= hi ("right"), both ends ("both") or
+// neither ("neither"); closed=True means "both" and False "neither".
+Predicate between(const py::object& value, double low, double high, const py::object& closed) {
+    if (!(low <= high)) {
+        throw ModelError(fmt::format("between needs low <= high, got [{}, {}]", low, high));
+    }
+    std::string mode = "left";
+    if (py::isinstance<py::bool_>(closed)) {
+        mode = closed.cast<bool>() ? "both" : "neither";
+    } else if (py::isinstance<py::str>(closed)) {
+        mode = closed.cast<std::string>();
+    } else if (!closed.is_none()) {
+        throw py::type_error("closed must be 'left', 'right', 'both', 'neither' or a bool");
+    }
+    const bool left = mode == "left" || mode == "both";
+    const bool right = mode == "right" || mode == "both";
+    if (!left && !right && mode != "neither") {
+        throw py::value_error("closed must be 'left', 'right', 'both' or 'neither', got '" + mode +
+                              "'");
+    }
+    const Expr v = to_expr(value);
+    const Predicate lower =
+        Predicate::compare(v, left ? Compare::kGreaterEqual : Compare::kGreater, low);
+    const Predicate upper =
+        Predicate::compare(v, right ? Compare::kLessEqual : Compare::kLess, high);
+    return Predicate::combine(Predicate::Kind::kAnd, lower, &upper);
+}
+
+// The events whose flag is set.
+data::Dataset select_flags(const data::Dataset& dataset, const std::vector<char>& flags) {
+    return dataset.select(
+        [&flags](const data::EventBatch&, std::size_t row) { return flags[row] != 0; });
+}
+
+data::Dataset select(const data::Dataset& dataset, const py::object& selection) {
+    if (py::isinstance<Predicate>(selection)) {
+        const Predicate predicate = selection.cast<Predicate>();
+        const py::gil_scoped_release release;
+        return select_flags(dataset, predicate.mask(dataset));
+    }
+    const py::array array = py::array::ensure(selection);
+    if (!array || array.dtype().kind() != 'b') {
+        throw py::type_error("select takes an ld.Predicate (e.g. (x > 1) & (x < 2)) or a numpy "
+                             "boolean mask with one entry per event");
+    }
+    const auto mask = py::array_t < bool,
+               py::array::c_style | py::array::forcecast > ::ensure(array);
+    if (mask.ndim() != 1 || static_cast<std::size_t>(mask.size()) != dataset.size()) {
+        throw DataError(fmt::format("the selection mask has {} entries but the dataset has {} "
+                                    "events",
+                                    mask.size(), dataset.size()));
+    }
+    std::vector<char> flags(dataset.size());
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        flags[i] = static_cast<char>(mask.data()[i]);
+    }
+    const py::gil_scoped_release release;
+    return select_flags(dataset, flags);
+}
+
+// laddu's Bin: strictly increasing edges.
+struct Bin {
+    std::vector<double> edges;
+
+    static Bin from_edges(std::vector<double> edges) {
+        if (edges.size() < 2) {
+            throw ModelError("a binning needs at least two edges");
+        }
+        for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
+            if (!(edges[i] < edges[i + 1])) {
+                throw ModelError(fmt::format("bin edges must increase strictly; edge {} is {} and "
+                                             "edge {} is {}",
+                                             i, edges[i], i + 1, edges[i + 1]));
+            }
+        }
+        return Bin{std::move(edges)};
+    }
+
+    static Bin uniform(std::size_t n, double low, double high) {
+        if (n == 0) {
+            throw ModelError("Bin.uniform needs at least one bin");
+        }
+        if (!(low < high) || !std::isfinite(low) || !std::isfinite(high)) {
+            throw ModelError(
+                fmt::format("Bin.uniform needs finite low < high, got [{}, {}]", low, high));
+        }
+        std::vector<double> edges(n + 1);
+        for (std::size_t i = 0; i <= n; ++i) {
+            edges[i] = low + (high - low) * static_cast<double>(i) / static_cast<double>(n);
+        }
+        edges[n] = high;
+        return Bin{std::move(edges)};
+    }
+};
+
+// One interval of a BinnedDataset.
+struct DatasetBin {
+    std::size_t index = 0;
+    double low = 0.0;
+    double high = 0.0;
+    data::Dataset dataset;
+};
+
+struct BinnedDataset {
+    std::vector<double> edges;
+    std::vector<DatasetBin> bins;
+};
+
+Bin to_bin(const py::object& bins, const std::optional<std::pair<double, double>>& range) {
+    if (py::isinstance<Bin>(bins)) {
+        if (range) {
+            throw py::value_error("give range= only with an integer bin count");
+        }
+        return bins.cast<Bin>();
+    }
+    if (py::isinstance<py::int_>(bins)) {
+        if (!range) {
+            throw py::value_error("bin_by with an integer bin count needs range=(low, high)");
+        }
+        const auto n = bins.cast<std::int64_t>();
+        if (n <= 0) {
+            throw ModelError(fmt::format("the bin count must be positive, got {}", n));
+        }
+        return Bin::uniform(static_cast<std::size_t>(n), range->first, range->second);
+    }
+    return Bin::from_edges(bins.cast<std::vector<double>>());
+}
+
+// Event i goes to bin k when edges[k] <= v_i < edges[k+1]; values outside (and NaN) go nowhere.
+BinnedDataset bin_by(const data::Dataset& dataset, const Expr& variable, const Bin& binning) {
+    const std::vector<double> values = evaluate_real(variable, dataset);
+    const std::vector<double>& edges = binning.edges;
+    const std::size_t n_bins = edges.size() - 1;
+    std::vector<std::size_t> which(values.size(), n_bins);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double v = values[i];
+        if (v >= edges.front() && v < edges.back()) {
+            const auto it = std::upper_bound(edges.begin(), edges.end(), v);
+            which[i] = static_cast<std::size_t>(it - edges.begin()) - 1;
+        }
+    }
+    BinnedDataset out{edges, {}};
+    for (std::size_t k = 0; k < n_bins; ++k) {
+        out.bins.push_back({k, edges[k], edges[k + 1],
+                            dataset.select([&which, k](const data::EventBatch&, std::size_t row) {
+                                return which[row] == k;
+                            })});
+    }
+    return out;
+}
+
+py::object to_numpy(const std::vector<std::complex<double>>& values, bool real) {
+    if (real) {
+        py::array_t<double> out(static_cast<py::ssize_t>(values.size()));
+        std::transform(values.begin(), values.end(), out.mutable_data(),
+                       [](const std::complex<double>& v) { return v.real(); });
+        return out;
+    }
+    py::array_t<std::complex<double>> out(static_cast<py::ssize_t>(values.size()));
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+}
+
+}  // namespace
+
+void bind_select(py::module_& module) {
+    py::class_<Predicate> predicate(module, "Predicate",
+                                    "An event selection: comparisons of expressions combined "
+                                    "with & | ~ (for Dataset.select).");
+    predicate
+        .def("__and__",
+             [](const Predicate& a, const Predicate& b) {
+                 return Predicate::combine(Predicate::Kind::kAnd, a, &b);
+             })
+        .def("__or__",
+             [](const Predicate& a, const Predicate& b) {
+                 return Predicate::combine(Predicate::Kind::kOr, a, &b);
+             })
+        .def("__invert__",
+             [](const Predicate& a) {
+                 return Predicate::combine(Predicate::Kind::kNot, a, nullptr);
+             })
+        .def("__bool__",
+             [](const Predicate&) -> bool {
+                 throw py::type_error("a Predicate has no truth value; combine predicates with "
+                                      "& | ~ instead of and/or/not, and chain a < x < b as "
+                                      "(x > a) & (x < b)");
+             })
+        .def(
+            "mask",
+            [](const Predicate& p, const data::Dataset& dataset) {
+                std::vector<char> flags;
+                {
+                    const py::gil_scoped_release release;
+                    flags = p.mask(dataset);
+                }
+                py::array_t<bool> out(static_cast<py::ssize_t>(flags.size()));
+                std::transform(flags.begin(), flags.end(), out.mutable_data(),
+                               [](char f) { return f != 0; });
+                return out;
+            },
+            py::arg("dataset"), "One bool per event of `dataset` (True: selected).")
+        .def_static("between", &between, py::arg("value"), py::arg("low"), py::arg("high"),
+                    py::kw_only(), py::arg("closed") = "left",
+                    "low <= value < high (closed='left'); 'right', 'both', 'neither' or a bool "
+                    "(True: both ends) choose the other intervals.")
+        .def("__repr__", [](const Predicate& p) { return "Predicate(" + p.to_string() + ")"; });
+
+    auto expr_class = py::reinterpret_borrow<py::class_<Expr>>(module.attr("Expr"));
+    expr_class
+        .def("__lt__",
+             [](const Expr& a, const py::object& b) { return compare(a, b, Compare::kLess); })
+        .def("__le__",
+             [](const Expr& a, const py::object& b) { return compare(a, b, Compare::kLessEqual); })
+        .def("__gt__",
+             [](const Expr& a, const py::object& b) { return compare(a, b, Compare::kGreater); })
+        .def("__ge__", [](const Expr& a, const py::object& b) {
+            return compare(a, b, Compare::kGreaterEqual);
+        });
+
+    py::class_<Bin>(module, "Bin", "Bin edges for Dataset.bin_by (strictly increasing).")
+        .def(py::init([](const std::vector<double>& edges) { return Bin::from_edges(edges); }),
+             py::arg("edges"))
+        .def_static("uniform", &Bin::uniform, py::arg("n"), py::kw_only(), py::arg("low"),
+                    py::arg("high"), "n equal bins from low to high.")
+        .def_property_readonly("edges", [](const Bin& b) { return b.edges; })
+        .def("__len__", [](const Bin& b) { return b.edges.size() - 1; })
+        .def("__repr__",
+             [](const Bin& b) { return fmt::format("Bin({} bins)", b.edges.size() - 1); });
+
+    py::class_<DatasetBin>(module, "DatasetBin", "One interval of a BinnedDataset.")
+        .def_readonly("index", &DatasetBin::index)
+        .def_readonly("low", &DatasetBin::low)
+        .def_readonly("high", &DatasetBin::high)
+        .def_property_readonly("limits",
+                               [](const DatasetBin& b) { return std::make_pair(b.low, b.high); })
+        .def_readonly("dataset", &DatasetBin::dataset)
+        .def("__repr__", [](const DatasetBin& b) {
+            return fmt::format("DatasetBin(index={}, [{}, {}), {} events)", b.index, b.low, b.high,
+                               b.dataset.size());
+        });
+
+    py::class_<BinnedDataset>(module, "BinnedDataset",
+                              "The bins of Dataset.bin_by, every interval in edge order.")
+        .def("__len__", [](const BinnedDataset& b) { return b.bins.size(); })
+        .def_property_readonly("n_bins", [](const BinnedDataset& b) { return b.bins.size(); })
+        .def_property_readonly("edges", [](const BinnedDataset& b) { return b.edges; })
+        .def_property_readonly(
+            "range",
+            [](const BinnedDataset& b) { return std::make_pair(b.edges.front(), b.edges.back()); })
+        .def("__getitem__",
+             [](const BinnedDataset& b, std::int64_t i) {
+                 const auto n = static_cast<std::int64_t>(b.bins.size());
+                 if (i < -n || i >= n) {
+                     throw py::index_error(fmt::format("bin {} out of range ({} bins)", i, n));
+                 }
+                 return b.bins[static_cast<std::size_t>(i < 0 ? i + n : i)];
+             })
+        .def(
+            "__iter__",
+            [](const BinnedDataset& b) { return py::make_iterator(b.bins.begin(), b.bins.end()); },
+            py::keep_alive<0, 1>())
+        .def("datasets", [](const BinnedDataset& b) {
+            std::vector<data::Dataset> out;
+            for (const DatasetBin& bin : b.bins) {
+                out.push_back(bin.dataset);
+            }
+            return out;
+        });
+
+    auto dataset = py::reinterpret_borrow<py::class_<data::Dataset>>(module.attr("Dataset"));
+    dataset
+        .def("select", &select, py::arg("selection"),
+             "The events passing an ld.Predicate, or where a boolean mask is True.")
+        .def(
+            "evaluate",
+            [](const data::Dataset& d, const py::object& e, bool real) {
+                const Expr expression = to_expr(e);
+                std::vector<std::complex<double>> values;
+                {
+                    const py::gil_scoped_release release;
+                    values = evaluate_expression(expression, d);
+                }
+                return to_numpy(values, real);
+            },
+            py::arg("expression"), py::kw_only(), py::arg("real") = true,
+            "The expression's value per event (parameters at their defaults).")
+        .def(
+            "bin_by",
+            [](const data::Dataset& d, const py::object& variable, const py::object& bins,
+               const std::optional<std::pair<double, double>>& range) {
+                const Expr expression = to_expr(variable);
+                const Bin binning = to_bin(bins, range);
+                const py::gil_scoped_release release;
+                return bin_by(d, expression, binning);
+            },
+            py::arg("variable"), py::arg("bins"), py::arg("range") = std::nullopt,
+            "Splits the events by `variable` into bins (an ld.Bin, a list of edges, or a count "
+            "with range=(low, high)); event i is in bin k when edges[k] <= v_i < edges[k+1].");
+}
+
+}  // namespace laddu::python

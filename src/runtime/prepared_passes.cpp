@@ -1,0 +1,168 @@
+// The passes of a PreparedModel over its cache: the resident cache at once, or the cache of
+// each streaming window in turn. Windows start at local chunk boundaries, so each window's
+// chunk partials are the model's chunk partials.
+#include <algorithm>
+
+#include <laddu/base/accurate_sum.hpp>
+
+#include "kernel_reduce.hpp"
+#include "prepared_state.hpp"
+
+namespace laddu::runtime {
+
+EventCache PreparedModel::State::build_cache(const EventWindow& window) const {
+    if (has_precompute) {
+        return EventCache::build(precompute, evaluate, window.columns, window.weights, pool.get());
+    }
+    EventCache built = EventCache::allocate(evaluate, window.events);
+    std::copy(window.weights.begin(), window.weights.end(), built.mutable_weights().begin());
+    built.refresh_sum_weights();
+    return built;
+}
+
+void PreparedModel::State::for_each_cache(
+    const std::function<void(const EventCache&, std::size_t)>& fn) const {
+    if (cache) {
+        fn(*cache, 0);
+        return;
+    }
+    windows->for_each(window_events, [&](const EventWindow& window) {
+        const EventCache window_cache = build_cache(window);
+        fn(window_cache, window.first_chunk);
+    });
+}
+
+std::span<const std::size_t> PreparedModel::State::global_chunks(std::size_t first,
+                                                                 std::size_t count) const {
+    return std::span<const std::size_t>(windows->owned_chunks()).subspan(first, count);
+}
+
+namespace {
+
+std::size_t chunks_in(const EventCache& cache) {
+    return (cache.events() + kReductionChunk - 1) / kReductionChunk;
+}
+
+}  // namespace
+
+std::vector<double> PreparedModel::State::local_partials(std::span<const double> params,
+                                                         ReductionTransform transform) const {
+    std::vector<double> partials(windows->owned_chunks().size());
+    for_each_cache([&](const EventCache& c, std::size_t first) {
+        const std::vector<double> part = detail::reduce_partials(
+            *value, params, c, transform, pool.get(), global_chunks(first, chunks_in(c)));
+        std::copy(part.begin(), part.end(), partials.begin() + static_cast<std::ptrdiff_t>(first));
+    });
+    if (partials.empty()) {
+        // No events: still check the parameter count, as a pass would.
+        (void)value->bind(params);
+    }
+    return partials;
+}
+
+GradientPartials PreparedModel::State::local_gradient_partials(std::span<const double> params,
+                                                               ReductionTransform transform) const {
+    GradientPartials partials;
+    partials.parameters = gradient->program().outputs.size() - 1;
+    const std::size_t chunks = windows->owned_chunks().size();
+    partials.values.resize(chunks);
+    partials.gradients.resize(chunks * partials.parameters);
+    for_each_cache([&](const EventCache& c, std::size_t first) {
+        const GradientPartials part = detail::reduce_gradient_partials(
+            *gradient, params, c, transform, pool.get(), global_chunks(first, chunks_in(c)));
+        std::copy(part.values.begin(), part.values.end(),
+                  partials.values.begin() + static_cast<std::ptrdiff_t>(first));
+        std::copy(part.gradients.begin(), part.gradients.end(),
+                  partials.gradients.begin() +
+                      static_cast<std::ptrdiff_t>(first * partials.parameters));
+    });
+    if (chunks == 0) {
+        // No events: still check the parameter count, as a pass would.
+        (void)gradient->bind(params);
+    }
+    return partials;
+}
+
+std::vector<double> PreparedModel::State::weight_partials() const {
+    std::vector<double> partials(windows->owned_chunks().size());
+    const auto add = [&](std::span<const double> weights, std::size_t first) {
+        for (std::size_t begin = 0; begin < weights.size(); begin += kReductionChunk) {
+            const std::size_t count = std::min(kReductionChunk, weights.size() - begin);
+            partials[first + begin / kReductionChunk] = accurate_sum(weights.subspan(begin, count));
+        }
+    };
+    if (cache) {
+        add(cache->weights(), 0);
+    } else {
+        windows->for_each(window_events, [&](const EventWindow& window) {
+            add(window.weights, window.first_chunk);
+        });
+    }
+    return partials;
+}
+
+std::vector<std::complex<double>>
+PreparedModel::State::evaluate_all(std::span<const double> params) const {
+    const std::size_t n = windows->local_events();
+    std::vector<double> re(n);
+    std::vector<double> im(n);
+    const bool complex_output =
+        value->program().at(value->program().outputs[0]).kind == ir::ValueKind::kComplex;
+    const std::size_t outputs = value->program().outputs.size();
+    for_each_cache([&](const EventCache& c, std::size_t first) {
+        const std::size_t offset = first * kReductionChunk;
+        // Outputs after the first are computed into scratch and dropped.
+        std::vector<std::vector<double>> scratch(outputs - 1, std::vector<double>(c.events()));
+        std::vector<interp::OutputColumn> columns{interp::OutputColumn{
+            re.data() + offset, complex_output ? im.data() + offset : nullptr}};
+        for (std::vector<double>& column : scratch) {
+            columns.push_back(interp::OutputColumn{column.data(), nullptr});
+        }
+        detail::evaluate_cached(*value, params, c, interp::OutputView{columns}, pool.get());
+    });
+    if (n == 0) {
+        (void)value->bind(params);
+    }
+    std::vector<std::complex<double>> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i] = {re[i], im[i]};
+    }
+    return out;
+}
+
+std::complex<double> PreparedModel::State::evaluate_one(std::span<const double> params,
+                                                        std::size_t row) const {
+    double re = 0.0;
+    double im = 0.0;
+    const std::size_t outputs = value->program().outputs.size();
+    std::vector<double> scratch(outputs, 0.0);
+    std::vector<interp::OutputColumn> out{interp::OutputColumn{&re, &im}};
+    for (std::size_t j = 1; j < outputs; ++j) {
+        out.push_back(interp::OutputColumn{&scratch[j], nullptr});
+    }
+    if (cache) {
+        value->bind(params)->run(cache->view(), row, 1, out);
+        return {re, im};
+    }
+    const std::size_t chunk = row / kReductionChunk;
+    windows->read_chunk(chunk, [&](const EventWindow& window) {
+        const EventCache c = build_cache(window);
+        value->bind(params)->run(c.view(), row - chunk * kReductionChunk, 1, out);
+    });
+    return {re, im};
+}
+
+std::vector<double> PreparedModel::State::local_weights() const {
+    if (cache) {
+        return {cache->weights().begin(), cache->weights().end()};
+    }
+    std::vector<double> weights(windows->local_events());
+    windows->for_each(window_events, [&](const EventWindow& window) {
+        std::copy(window.weights.begin(), window.weights.end(),
+                  weights.begin() +
+                      static_cast<std::ptrdiff_t>(window.first_chunk * kReductionChunk));
+    });
+    return weights;
+}
+
+}  // namespace laddu::runtime

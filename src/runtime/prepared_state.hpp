@@ -1,0 +1,81 @@
+// src/runtime/prepared_state.hpp (private): the state behind a PreparedModel and its passes
+// over the event cache, resident (one cache) or streaming (a cache per window).
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <laddu/ir/program.hpp>
+#include <laddu/runtime/event_cache.hpp>
+#include <laddu/runtime/event_windows.hpp>
+#include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
+#include <laddu/runtime/thread_pool.hpp>
+
+#include "chunk_kernel.hpp"
+
+namespace laddu::runtime {
+
+struct PreparedModel::State {
+    Execution execution;
+    std::vector<std::string> parameter_names;
+    ir::Program precompute;
+    ir::Program evaluate;
+    bool has_precompute = false;
+    std::optional<EventWindows> windows;
+    std::optional<EventCache> cache;  ///< resident only
+    std::size_t window_events = 0;    ///< streaming window
+    double sum_weights = 0.0;
+    std::shared_ptr<const detail::ChunkKernel> value;
+    std::shared_ptr<const detail::ChunkKernel> gradient;
+    std::unique_ptr<ThreadPool> pool;
+    MemoryReport memory;
+
+    /// The resident cache of the local events, built window by window (`read_window` events
+    /// per source read; a resident dataset is one window).
+    [[nodiscard]] EventCache build_resident(std::size_t read_window) const;
+
+    /// Local chunk records of `width` doubles merged across the collective in global chunk
+    /// order (the local records themselves without one).
+    [[nodiscard]] std::vector<double> gathered(std::span<const double> local,
+                                               std::size_t width) const;
+
+    /// The cache of one window of events.
+    [[nodiscard]] EventCache build_cache(const EventWindow& window) const;
+
+    /// Calls fn(cache, first local chunk) for the resident cache, or for each window's cache in
+    /// order (each dropped after fn returns).
+    void for_each_cache(const std::function<void(const EventCache&, std::size_t)>& fn) const;
+
+    /// The global chunk indices of `count` local chunks from `first`.
+    [[nodiscard]] std::span<const std::size_t> global_chunks(std::size_t first,
+                                                             std::size_t count) const;
+
+    /// Local chunk partials of Σ w T(Re f) and of its gradient.
+    [[nodiscard]] std::vector<double> local_partials(std::span<const double> params,
+                                                     ReductionTransform transform) const;
+    [[nodiscard]] GradientPartials local_gradient_partials(std::span<const double> params,
+                                                           ReductionTransform transform) const;
+
+    /// Local chunk partials of the weights (compensated, in event order).
+    [[nodiscard]] std::vector<double> weight_partials() const;
+
+    /// Every output-0 value of the local events.
+    [[nodiscard]] std::vector<std::complex<double>>
+    evaluate_all(std::span<const double> params) const;
+
+    /// Output 0 of local event `row` (in range).
+    [[nodiscard]] std::complex<double> evaluate_one(std::span<const double> params,
+                                                    std::size_t row) const;
+
+    /// The local weights.
+    [[nodiscard]] std::vector<double> local_weights() const;
+};
+
+}  // namespace laddu::runtime

@@ -1,0 +1,153 @@
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/runtime/reduce.hpp>
+#include <laddu/runtime/storage_plan.hpp>
+
+namespace laddu::runtime {
+
+namespace {
+
+constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+
+// Checked arithmetic: nullopt on overflow (or when an operand already overflowed).
+using Bytes = std::optional<std::size_t>;
+
+Bytes mul(Bytes a, Bytes b) noexcept {
+    std::size_t out = 0;
+    if (!a || !b || __builtin_mul_overflow(*a, *b, &out)) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+Bytes add(Bytes a, Bytes b) noexcept {
+    std::size_t out = 0;
+    if (!a || !b || __builtin_add_overflow(*a, *b, &out)) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::size_t saturating(Bytes value) noexcept {
+    return value.value_or(kMax);
+}
+
+std::string mib(std::size_t bytes) {
+    if (bytes == kMax) {
+        return "unlimited";
+    }
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+std::size_t chunks_of(std::size_t events) noexcept {
+    return (events + kReductionChunk - 1) / kReductionChunk;
+}
+
+}  // namespace
+
+std::optional<ResidentPlan> resident_cache_plan(std::size_t fixed_per_batch,
+                                                std::size_t cache_per_event,
+                                                std::size_t source_per_event, std::size_t events,
+                                                std::size_t available) noexcept {
+    if (events == 0) {
+        return ResidentPlan{fixed_per_batch, 1};
+    }
+    const Bytes event_cache = mul(cache_per_event, events);
+    const Bytes minimum = add(add(event_cache, fixed_per_batch), source_per_event);
+    if (!minimum || *minimum > available) {
+        return std::nullopt;
+    }
+    const auto resident_for = [&](std::size_t chunk) {
+        return add(event_cache, mul(fixed_per_batch, (events + chunk - 1) / chunk));
+    };
+    std::size_t chunk = events;
+    for (int iteration = 0; iteration < 16; ++iteration) {
+        const Bytes resident = resident_for(chunk);
+        if (!resident) {
+            return std::nullopt;
+        }
+        const std::size_t left = available > *resident ? available - *resident : 0;
+        const std::size_t next =
+            std::min(left / std::max<std::size_t>(source_per_event, 1), events);
+        if (next == 0) {
+            return std::nullopt;
+        }
+        if (next == chunk) {
+            return ResidentPlan{*resident, chunk};
+        }
+        chunk = next;
+    }
+    const Bytes resident = resident_for(chunk);
+    const Bytes peak = add(resident, mul(source_per_event, chunk));
+    if (!peak || *peak > available) {
+        return std::nullopt;
+    }
+    return ResidentPlan{*resident, chunk};
+}
+
+StoragePlan plan_storage(data::MemoryPolicy requested, std::size_t cache_fixed,
+                         std::size_t cache_bpe, std::size_t source_bpe, std::size_t events,
+                         std::size_t budget, std::string_view budget_text) {
+    const std::size_t read_bpe = saturating(mul(2, source_bpe));
+    const std::optional<ResidentPlan> resident =
+        resident_cache_plan(cache_fixed, cache_bpe, read_bpe, events, budget);
+    const std::size_t cache_need = saturating(add(mul(cache_bpe, events), cache_fixed));
+    const std::size_t whole = chunks_of(events) * kReductionChunk;
+    StoragePlan plan;
+    if (requested == data::MemoryPolicy::kResident && !resident) {
+        throw DataError(fmt::format(
+            "the event cache for {} events needs {} ({} bytes per event, plus {} bytes per event "
+            "while reading) but the memory budget is {} ({}); raise the budget "
+            "(Execution::memory) or use the streaming or fastest memory policy",
+            events, mib(saturating(add(cache_need, read_bpe))), cache_bpe, read_bpe, mib(budget),
+            budget_text));
+    }
+    if (requested != data::MemoryPolicy::kStreaming && resident) {
+        plan.policy = data::MemoryPolicy::kResident;
+        const std::size_t left = budget - std::min(budget, resident->resident_bytes);
+        const std::size_t fit = left / std::max<std::size_t>(read_bpe, 1);
+        plan.window_events =
+            std::min(std::max(fit / kReductionChunk, std::size_t{1}) * kReductionChunk, whole);
+        plan.peak_bytes =
+            saturating(add(resident->resident_bytes, mul(read_bpe, plan.window_events)));
+        plan.decision = fmt::format("resident ({} policy): {} events, {} bytes/event, {} of {} "
+                                    "budget",
+                                    data::memory_policy_name(requested), events, cache_bpe,
+                                    mib(cache_need), mib(budget));
+        return plan;
+    }
+    const std::size_t per_event = saturating(add(read_bpe, cache_bpe));
+    const std::size_t fit =
+        budget > cache_fixed ? (budget - cache_fixed) / std::max<std::size_t>(per_event, 1) : 0;
+    const std::size_t needed = std::min(events, kReductionChunk);
+    if (fit < needed) {
+        throw DataError(fmt::format(
+            "streaming {} events needs at least {} for one window of {} events ({} bytes per "
+            "event: {} for the cache, {} while reading) but the memory budget is {} ({}); raise "
+            "the budget (Execution::memory)",
+            events, mib(saturating(add(mul(per_event, needed), cache_fixed))), needed, per_event,
+            cache_bpe, read_bpe, mib(budget), budget_text));
+    }
+    plan.policy = data::MemoryPolicy::kStreaming;
+    plan.window_events = std::min(std::max(fit / kReductionChunk, std::size_t{1}) * kReductionChunk,
+                                  std::max(whole, kReductionChunk));
+    plan.peak_bytes = saturating(
+        add(mul(per_event, std::min(plan.window_events, std::max(events, std::size_t{1}))),
+            cache_fixed));
+    plan.decision = fmt::format(
+        "streaming ({} policy{}): {} events in windows of {} ({} chunks), {} bytes/event "
+        "({} cache + {} reading), peak {} of {} budget",
+        data::memory_policy_name(requested),
+        requested == data::MemoryPolicy::kFastest
+            ? fmt::format(", the cache needs {}", mib(cache_need))
+            : std::string(),
+        events, plan.window_events, plan.window_events / kReductionChunk, per_event, cache_bpe,
+        read_bpe, mib(plan.peak_bytes), mib(budget));
+    return plan;
+}
+
+}  // namespace laddu::runtime

@@ -1,0 +1,399 @@
+// Storage policies: resident and streaming caches give bit-identical reductions, evaluations
+// and weights for any thread count and any source; the memory decisions follow the budget;
+// a Collective splits the chunks over processes and still reproduces the single-process bits.
+#include <cmath>
+#include <complex>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/compile/compiled_model.hpp>
+#include <laddu/data/event_data.hpp>
+#include <laddu/data/parquet.hpp>
+#include <laddu/expr/expr.hpp>
+#include <laddu/expr/model.hpp>
+#include <laddu/runtime/prepared_model.hpp>
+#include <laddu/runtime/storage_plan.hpp>
+
+#include "test_collective.hpp"
+
+namespace laddu::runtime {
+namespace {
+
+using expr::Expr;
+using Complex = std::complex<double>;
+using data::EventData;
+using data::MemoryPolicy;
+
+constexpr std::size_t kEvents = 30011;  // 8 chunks, the last partial
+
+data::Dataset make_dataset() {
+    std::mt19937_64 rng(23);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<double> e, px, py, pz, x, w;
+    for (std::size_t i = 0; i < kEvents; ++i) {
+        px.push_back(u(rng));
+        py.push_back(u(rng));
+        pz.push_back(u(rng));
+        e.push_back(std::sqrt(px.back() * px.back() + py.back() * py.back() +
+                              pz.back() * pz.back() + 0.25));
+        x.push_back(u(rng));
+        w.push_back(0.5 + 0.25 * (u(rng) + 1.0));
+    }
+    const std::vector<data::P4Input> p4s{{"k", e, px, py, pz}};
+    const std::vector<data::ScalarInput> scalars{{"x", x}, {"unused", w}};
+    return data::Dataset::from_arrays(p4s, scalars, w);
+}
+
+// |Σ_k (a_k + i b_k) exp(i k x) (k + m²)|² + 0.1, as in prepared_model_test.
+expr::Model make_model() {
+    const Expr x = expr::scalar("x");
+    const Expr e = expr::p4_component("k", expr::P4Component::kE);
+    const Expr px = expr::p4_component("k", expr::P4Component::kPx);
+    const Expr py = expr::p4_component("k", expr::P4Component::kPy);
+    const Expr pz = expr::p4_component("k", expr::P4Component::kPz);
+    const Expr m2 = e * e - px * px - py * py - pz * pz;
+    Expr sum = expr::constant(Complex(0.0, 0.0));
+    for (int k = 0; k < 3; ++k) {
+        const Expr a = expr::parameter("a" + std::to_string(k), {.initial = 1.0});
+        const Expr b = expr::parameter("b" + std::to_string(k), {.initial = 0.0});
+        sum = sum + expr::complex(a, b) * expr::cis(static_cast<double>(k) * x) *
+                        (static_cast<double>(k) + m2);
+    }
+    return expr::Model(expr::norm_sqr(sum) + 0.1);
+}
+
+Execution with(std::size_t threads, std::size_t budget = 0) {
+    Execution execution;
+    execution.threads = threads;
+    if (budget > 0) {
+        execution.memory = MemoryPlan::bytes(budget);
+    }
+    return execution;
+}
+
+// Everything a model computes, to compare bit for bit.
+struct Results {
+    double real = 0.0;
+    double log = 0.0;
+    ReductionEvaluation gradient;
+    double sum_weights = 0.0;
+    std::vector<Complex> values;
+    std::vector<double> weights;
+    std::vector<Complex> rows;
+
+    friend bool operator==(const Results&, const Results&) = default;
+};
+
+Results run(const PreparedModel& model, const std::vector<double>& params) {
+    Results r;
+    r.real = model.reduce(params, ReductionTransform::kReal);
+    r.log = model.reduce(params, ReductionTransform::kLogPositiveReal);
+    r.gradient = model.reduce_with_gradient(params, ReductionTransform::kLogPositiveReal);
+    r.sum_weights = model.sum_weights();
+    r.values = model.evaluate(params);
+    r.weights = model.weights();
+    for (const std::size_t row : {std::size_t{0}, std::size_t{4095}, std::size_t{4096},
+                                  std::size_t{12345}, model.local_events() - 1}) {
+        if (row < model.local_events()) {
+            r.rows.push_back(model.evaluate_row(params, row));
+        }
+    }
+    return r;
+}
+
+std::string temp_file(const std::string& name) {
+    std::random_device rd;
+    return (std::filesystem::temp_directory_path() /
+            ("laddu-runtime-" + std::to_string(rd()) + "-" + name))
+        .string();
+}
+
+class StreamingTest : public ::testing::Test {
+protected:
+    // A budget whose streaming window holds `chunks` reduction chunks.
+    [[nodiscard]] std::size_t budget_for_windows(std::size_t chunks) const {
+        const auto resident = PreparedModel::prepare(compiled_, dataset_, with(1));
+        const MemoryReport& m = resident.memory_report();
+        const std::size_t fixed = m.cache_bytes - m.cache_bytes_per_event * m.events;
+        const std::size_t per_event = 2 * m.source_bytes_per_event + m.cache_bytes_per_event;
+        return fixed + per_event * chunks * kReductionChunk + per_event / 2;
+    }
+
+    data::Dataset dataset_ = make_dataset();
+    compile::CompiledModel compiled_ = compile::compile_model(make_model());
+    std::vector<double> params_{0.7, -0.2, 0.3, 0.9, -1.1, 0.4};
+};
+
+TEST(StoragePlan, ResidentCachePlanAccountsForBatchOverheadAndSourcePrefetch) {
+    // Seed test 1: chunk 100 -> 45 -> 35 -> 35, resident 1000 + 100 · ceil(100/35).
+    EXPECT_EQ(resident_cache_plan(100, 10, 20, 100, 2000), (ResidentPlan{1300, 35}));
+    EXPECT_EQ(resident_cache_plan(100, 10, 20, 100, 1119), std::nullopt);  // minimum is 1120
+    EXPECT_EQ(resident_cache_plan(100, 10, 20, 0, 0), (ResidentPlan{100, 1}));
+    EXPECT_EQ(resident_cache_plan(1, SIZE_MAX, 1, 2, SIZE_MAX), std::nullopt);  // overflow
+}
+
+TEST(StoragePlan, PoliciesFollowTheBudget) {
+    const std::size_t mib = std::size_t{1} << 20;
+    // 100 bytes of cache and 2 × 40 of reading per event; 1e6 events need ~95 MiB resident.
+    const StoragePlan fits =
+        plan_storage(MemoryPolicy::kFastest, 1000, 100, 40, 1000000, 512 * mib, "512 MiB");
+    EXPECT_EQ(fits.policy, MemoryPolicy::kResident);
+    EXPECT_NE(fits.decision.find("resident"), std::string::npos) << fits.decision;
+    const StoragePlan streams =
+        plan_storage(MemoryPolicy::kFastest, 1000, 100, 40, 1000000, 8 * mib, "8 MiB");
+    EXPECT_EQ(streams.policy, MemoryPolicy::kStreaming);
+    EXPECT_EQ(streams.window_events % kReductionChunk, 0U);
+    EXPECT_EQ(streams.window_events, (8 * mib - 1000) / 180 / kReductionChunk * kReductionChunk);
+    EXPECT_LE(streams.peak_bytes, 8 * mib);
+    EXPECT_NE(streams.decision.find("streaming (fastest policy, the cache needs"),
+              std::string::npos)
+        << streams.decision;
+    // Streaming by request even when resident would fit; windows at most the events.
+    const StoragePlan asked =
+        plan_storage(MemoryPolicy::kStreaming, 1000, 100, 40, 5000, 512 * mib, "512 MiB");
+    EXPECT_EQ(asked.policy, MemoryPolicy::kStreaming);
+    EXPECT_EQ(asked.window_events, 2 * kReductionChunk);
+    try {
+        (void)plan_storage(MemoryPolicy::kResident, 1000, 100, 40, 1000000, 8 * mib, "8 MiB");
+        FAIL() << "a resident cache beyond the budget was accepted";
+    } catch (const DataError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("memory budget is 8.0 MiB (8 MiB)"), std::string::npos) << message;
+        EXPECT_NE(message.find("100 bytes per event"), std::string::npos) << message;
+    }
+    try {
+        (void)plan_storage(MemoryPolicy::kStreaming, 1000, 100, 40, 1000000, 100000, "100000");
+        FAIL() << "a window beyond the budget was accepted";
+    } catch (const DataError& e) {
+        EXPECT_NE(std::string(e.what()).find("one window of 4096 events"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST_F(StreamingTest, ResidentAndStreamingAreBitIdenticalForOneTwoAndFourThreads) {
+    const Results expected = run(PreparedModel::prepare(compiled_, dataset_, with(1)), params_);
+    ASSERT_EQ(expected.values.size(), kEvents);
+    const std::size_t budget = budget_for_windows(3);
+    for (const std::size_t threads : {1U, 2U, 4U}) {
+        const auto resident = PreparedModel::prepare(
+            compiled_, EventData(dataset_, MemoryPolicy::kResident), with(threads));
+        EXPECT_TRUE(resident.is_resident());
+        EXPECT_EQ(run(resident, params_), expected) << threads << " threads, resident";
+        const auto streaming = PreparedModel::prepare(
+            compiled_, EventData(dataset_, MemoryPolicy::kStreaming), with(threads, budget));
+        EXPECT_FALSE(streaming.is_resident());
+        EXPECT_EQ(streaming.memory_report().policy, MemoryPolicy::kStreaming);
+        EXPECT_EQ(streaming.memory_report().window_events, 3 * kReductionChunk);
+        EXPECT_EQ(run(streaming, params_), expected) << threads << " threads, streaming";
+    }
+}
+
+TEST_F(StreamingTest, StreamedSourcesReChunkTheirBatchesIntoChunkAlignedWindows) {
+    const Results expected = run(PreparedModel::prepare(compiled_, dataset_, with(2)), params_);
+    // Batches of odd sizes that never line up with the windows.
+    std::vector<data::EventBatch> batches;
+    for (std::size_t begin = 0; begin < kEvents; begin += 2999) {
+        batches.push_back(
+            dataset_.batch().slice(begin, std::min<std::size_t>(2999, kEvents - begin)));
+    }
+    auto memory = std::make_shared<data::MemorySource>(dataset_.batch().schema_ptr(), batches);
+    const std::string path = temp_file("events.parquet");
+    data::ParquetWriteOptions options;
+    options.row_group_size = 5003;
+    data::write_parquet(dataset_, path, options);
+    auto parquet = std::make_shared<data::ParquetSource>(std::vector<std::string>{path});
+    const std::size_t budget = budget_for_windows(2);
+    for (const std::shared_ptr<const data::EventSource>& source :
+         std::vector<std::shared_ptr<const data::EventSource>>{memory, parquet}) {
+        for (const std::size_t threads : {1U, 4U}) {
+            const auto streaming = PreparedModel::prepare(
+                compiled_, EventData::from_source(source, MemoryPolicy::kStreaming),
+                with(threads, budget));
+            EXPECT_EQ(streaming.memory_report().window_events, 2 * kReductionChunk);
+            EXPECT_EQ(run(streaming, params_), expected) << threads << " threads";
+            // Fastest with room for everything caches a source resident.
+            const auto fastest =
+                PreparedModel::prepare(compiled_, EventData::from_source(source), with(threads));
+            EXPECT_TRUE(fastest.is_resident());
+            EXPECT_EQ(run(fastest, params_), expected) << threads << " threads";
+        }
+    }
+    // Only the model's columns are read: 4 for k, 1 for x, and the weight.
+    const auto streaming = PreparedModel::prepare(
+        compiled_, EventData::from_source(parquet, MemoryPolicy::kStreaming), with(1, budget));
+    EXPECT_EQ(streaming.memory_report().source_bytes_per_event, 6 * sizeof(double));
+    std::filesystem::remove(path);
+}
+
+TEST_F(StreamingTest, FastestStreamsWhenTheCacheDoesNotFitAndResidentRefuses) {
+    const std::size_t budget = budget_for_windows(1);
+    const auto fastest = PreparedModel::prepare(compiled_, dataset_, with(1, budget));
+    EXPECT_EQ(fastest.memory_report().requested, MemoryPolicy::kFastest);
+    EXPECT_EQ(fastest.memory_report().policy, MemoryPolicy::kStreaming);
+    EXPECT_EQ(fastest.memory_report().window_events, kReductionChunk);
+    EXPECT_LE(fastest.memory_report().peak_bytes, budget);
+    EXPECT_NE(fastest.memory_report().decision.find("the cache needs"), std::string::npos)
+        << fastest.memory_report().decision;
+    try {
+        (void)fastest.cache();
+        FAIL() << "a streaming model handed out a cache";
+    } catch (const DataError& e) {
+        EXPECT_NE(std::string(e.what()).find("holds no resident cache"), std::string::npos);
+    }
+    try {
+        (void)PreparedModel::prepare(compiled_, EventData(dataset_, MemoryPolicy::kResident),
+                                     with(1, budget));
+        FAIL() << "a resident cache beyond the budget was accepted";
+    } catch (const DataError& e) {
+        EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("bytes per event"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(StreamingTest, AStreamedNonPositiveValueNamesItsGlobalEvent) {
+    const auto compiled = compile::compile_model(
+        expr::Model(expr::scalar("x") * expr::parameter("s", {.initial = 1.0})));
+    const std::span<const double> x = dataset_.column("x");
+    std::size_t first_bad = 3 * kReductionChunk;  // the first bad event after window 1
+    while (x[first_bad] > 0.0) {
+        ++first_bad;
+    }
+    // Positive before it: shift the data so only events from chunk 3 on can be negative.
+    std::vector<double> shifted(x.begin(), x.end());
+    for (std::size_t i = 0; i < first_bad; ++i) {
+        shifted[i] = std::abs(shifted[i]) + 0.5;
+    }
+    const std::vector<data::ScalarInput> scalars{{"x", shifted}};
+    const auto data = data::Dataset::from_scalars(scalars, dataset_.weights());
+    const std::vector<double> params{1.0};
+    for (const MemoryPolicy policy : {MemoryPolicy::kResident, MemoryPolicy::kStreaming}) {
+        const auto prepared = PreparedModel::prepare(compiled, EventData(data, policy),
+                                                     with(2, budget_for_windows(2)));
+        try {
+            (void)prepared.reduce(params, ReductionTransform::kLogPositiveReal);
+            FAIL() << "a negative value went under the log";
+        } catch (const EvaluationError& e) {
+            EXPECT_NE(std::string(e.what()).find("at event " + std::to_string(first_bad)),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
+
+// Runs `fn(rank, collective)` on P threads, one simulated process each.
+template <typename Fn>
+void on_ranks(int size, testing::Partition partition, Fn fn) {
+    testing::Hub hub(size);
+    std::vector<std::thread> threads;
+    for (int rank = 0; rank < size; ++rank) {
+        threads.emplace_back([&, rank] {
+            auto collective = std::make_shared<testing::TestCollective>(hub, rank, partition);
+            fn(rank, std::shared_ptr<const Collective>(collective));
+        });
+    }
+    for (std::thread& t : threads) {
+        t.join();
+    }
+}
+
+TEST_F(StreamingTest, CollectiveReductionsEqualOneProcessBitForBit) {
+    const auto single = PreparedModel::prepare(compiled_, dataset_, with(1));
+    const double real = single.reduce(params_, ReductionTransform::kReal);
+    const ReductionEvaluation gradient =
+        single.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal);
+    const double weights = single.sum_weights();
+    const std::vector<Complex> values = single.evaluate(params_);
+    const std::string path = temp_file("collective.parquet");
+    data::ParquetWriteOptions options;
+    options.row_group_size = 7001;
+    data::write_parquet(dataset_, path, options);
+    auto parquet = std::make_shared<data::ParquetSource>(std::vector<std::string>{path});
+    const std::size_t budget = budget_for_windows(1);
+    for (const int size : {1, 2, 3}) {
+        for (const auto partition :
+             {testing::Partition::kContiguous, testing::Partition::kRoundRobin}) {
+            for (const bool stream : {false, true}) {
+                on_ranks(size, partition, [&](int rank, std::shared_ptr<const Collective> c) {
+                    Execution execution = with(rank == 0 ? 2 : 1, stream ? budget : 0);
+                    execution.collective = std::move(c);
+                    const EventData data =
+                        stream ? EventData::from_source(parquet, MemoryPolicy::kStreaming)
+                               : EventData(dataset_);
+                    const auto model = PreparedModel::prepare(compiled_, data, execution);
+                    const std::string where =
+                        fmt::format("rank {} of {}, partition {}, {}", rank, size,
+                                    static_cast<int>(partition), stream ? "streaming" : "resident");
+                    EXPECT_EQ(model.events(), kEvents) << where;
+                    EXPECT_EQ(model.sum_weights(), weights) << where;
+                    EXPECT_EQ(model.reduce(params_, ReductionTransform::kReal), real) << where;
+                    EXPECT_EQ(
+                        model.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal),
+                        gradient)
+                        << where;
+                    // Local evaluations are the owned chunks' events.
+                    const std::vector<Complex> local = model.evaluate(params_);
+                    ASSERT_EQ(local.size(), model.local_events()) << where;
+                    for (std::size_t i = 0; i < local.size(); i += 997) {
+                        const std::size_t chunk = model.owned_chunks()[i / kReductionChunk];
+                        EXPECT_EQ(local[i], values[chunk * kReductionChunk + i % kReductionChunk])
+                            << where << " local event " << i;
+                    }
+                });
+            }
+        }
+    }
+    std::filesystem::remove(path);
+}
+
+TEST_F(StreamingTest, ACollectiveErrorIsRaisedOnEveryRank) {
+    const auto compiled = compile::compile_model(
+        expr::Model(expr::scalar("x") * expr::parameter("s", {.initial = 1.0})));
+    const std::vector<double> params{1.0};
+    for (const int size : {1, 3}) {
+        std::vector<std::string> messages(static_cast<std::size_t>(size));
+        on_ranks(size, testing::Partition::kContiguous,
+                 [&](int rank, std::shared_ptr<const Collective> c) {
+                     Execution execution = with(1);
+                     execution.collective = std::move(c);
+                     const auto model = PreparedModel::prepare(compiled, dataset_, execution);
+                     try {
+                         (void)model.reduce(params, ReductionTransform::kLogPositiveReal);
+                     } catch (const EvaluationError& e) {
+                         messages[static_cast<std::size_t>(rank)] = e.what();
+                     }
+                 });
+        for (const std::string& message : messages) {
+            EXPECT_NE(message.find(fmt::format("rank 0 of {}: ", size)), std::string::npos)
+                << message;
+            EXPECT_NE(message.find("LogPositiveReal"), std::string::npos) << message;
+        }
+    }
+    // A prepare error on one rank (here: missing columns everywhere) throws on all of them.
+    const std::vector<data::ScalarInput> scalars{{"y", dataset_.column("x")}};
+    const auto other = data::Dataset::from_scalars(scalars);
+    std::vector<int> thrown(2, 0);
+    on_ranks(2, testing::Partition::kRoundRobin,
+             [&](int rank, std::shared_ptr<const Collective> c) {
+                 Execution execution = with(1);
+                 execution.collective = std::move(c);
+                 try {
+                     (void)PreparedModel::prepare(compiled, other, execution);
+                 } catch (const DataError& e) {
+                     thrown[static_cast<std::size_t>(rank)] =
+                         std::string(e.what()).find("rank 0 of 2: the model reads event columns") !=
+                                 std::string::npos
+                             ? 1
+                             : 2;
+                 }
+             });
+    EXPECT_EQ(thrown, (std::vector<int>{1, 1}));
+}
+
+}  // namespace
+}  // namespace laddu::runtime
