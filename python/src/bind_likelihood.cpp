@@ -21,6 +21,7 @@
 
 #include "bindings.hpp"
 #include "event_data.hpp"
+#include "parameters.hpp"
 
 namespace py = pybind11;
 
@@ -31,55 +32,6 @@ namespace {
 using likelihood::Likelihood;
 using likelihood::Term;
 using likelihood::TermPtr;
-
-// Parameter values for `names` from a sequence/ndarray (one per name), a partial dict (others
-// at `defaults`), or None (the defaults).
-std::vector<double> parameter_values(const std::vector<std::string>& names,
-                                     const std::vector<double>& defaults,
-                                     const py::object& parameters) {
-    if (parameters.is_none()) {
-        return defaults;
-    }
-    if (py::isinstance<py::dict>(parameters)) {
-        std::vector<double> values = defaults;
-        for (const auto& [key, value] : parameters.cast<py::dict>()) {
-            const auto name = key.cast<std::string>();
-            const auto it = std::find(names.begin(), names.end(), name);
-            if (it == names.end()) {
-                throw ModelError(fmt::format("unknown parameter '{}'; parameters: [{}]", name,
-                                             fmt::join(names, ", ")));
-            }
-            values[static_cast<std::size_t>(it - names.begin())] = value.cast<double>();
-        }
-        return values;
-    }
-    if (py::isinstance<py::list>(parameters) || py::isinstance<py::tuple>(parameters)) {
-        // The common case of a fit loop: read the floats directly (numpy conversion of a short
-        // list costs more than a small evaluation).
-        const auto sequence = py::reinterpret_borrow<py::sequence>(parameters);
-        if (sequence.size() != names.size()) {
-            throw py::value_error(fmt::format("expected {} parameter values ([{}]), got {}",
-                                              names.size(), fmt::join(names, ", "),
-                                              sequence.size()));
-        }
-        std::vector<double> values(names.size());
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            values[i] = sequence[i].cast<double>();
-        }
-        return values;
-    }
-    using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
-    const Array array = Array::ensure(parameters);
-    if (!array || array.ndim() != 1) {
-        throw py::value_error(
-            "parameters must be a 1-D sequence of floats, a dict by name, or None");
-    }
-    if (static_cast<std::size_t>(array.size()) != names.size()) {
-        throw py::value_error(fmt::format("expected {} parameter values ([{}]), got {}",
-                                          names.size(), fmt::join(names, ", "), array.size()));
-    }
-    return std::vector<double>(array.data(), array.data() + array.size());
-}
 
 std::vector<double> defaults_of(const std::vector<expr::Parameter>& parameters) {
     std::vector<double> out;

@@ -51,33 +51,6 @@ std::vector<double> defaults_of(const std::vector<expr::Parameter>& parameters) 
     return out;
 }
 
-// Values for `names` from a sequence (one per name), a partial dict or None (the defaults).
-std::vector<double> values_for(const std::vector<std::string>& names,
-                               const std::vector<double>& defaults, const py::object& given) {
-    if (given.is_none()) {
-        return defaults;
-    }
-    std::vector<double> values = defaults;
-    if (py::isinstance<py::dict>(given)) {
-        for (const auto& [key, value] : given.cast<py::dict>()) {
-            const auto name = key.cast<std::string>();
-            const auto it = std::find(names.begin(), names.end(), name);
-            if (it == names.end()) {
-                throw ModelError(fmt::format("unknown parameter '{}'; parameters: [{}]", name,
-                                             fmt::join(names, ", ")));
-            }
-            values[static_cast<std::size_t>(it - names.begin())] = value.cast<double>();
-        }
-        return values;
-    }
-    values = given.cast<std::vector<double>>();
-    if (values.size() != names.size()) {
-        throw py::value_error(fmt::format("expected {} parameter values ([{}]), got {}",
-                                          names.size(), fmt::join(names, ", "), values.size()));
-    }
-    return values;
-}
-
 // laddu's LikelihoodProjection: one term's projection weights over its accepted MC, with the
 // parameter vector in the order of `names` (the likelihood's, or the term's own).
 class Projection {
@@ -94,7 +67,7 @@ public:
     }
 
     [[nodiscard]] std::vector<double> term_values(const py::object& parameters) const {
-        const std::vector<double> all = values_for(names_, defaults_, parameters);
+        const std::vector<double> all = parameter_values(names_, defaults_, parameters);
         std::vector<double> out;
         for (const std::size_t i : index_) {
             out.push_back(all[i]);
@@ -174,8 +147,8 @@ void bind_projection(py::module_& module) {
         .def(
             "projection_weights",
             [](const UnbinnedNll& self, const py::object& parameters, const py::object& tags) {
-                const std::vector<double> values =
-                    values_for(self.parameter_names(), defaults_of(self.parameters()), parameters);
+                const std::vector<double> values = parameter_values(
+                    self.parameter_names(), defaults_of(self.parameters()), parameters);
                 const std::vector<std::string> list = tag_list(tags);
                 std::vector<double> weights;
                 {
@@ -188,8 +161,8 @@ void bind_projection(py::module_& module) {
         .def(
             "fit_fraction",
             [](const UnbinnedNll& self, const py::object& parameters, const py::object& tags) {
-                const std::vector<double> values =
-                    values_for(self.parameter_names(), defaults_of(self.parameters()), parameters);
+                const std::vector<double> values = parameter_values(
+                    self.parameter_names(), defaults_of(self.parameters()), parameters);
                 const std::vector<std::string> list = tag_list(tags);
                 likelihood::Evaluation evaluation;
                 {
@@ -204,8 +177,8 @@ void bind_projection(py::module_& module) {
         .def(
             "normalization_integral",
             [](const UnbinnedNll& self, const py::object& parameters) {
-                const std::vector<double> values =
-                    values_for(self.parameter_names(), defaults_of(self.parameters()), parameters);
+                const std::vector<double> values = parameter_values(
+                    self.parameter_names(), defaults_of(self.parameters()), parameters);
                 const py::gil_scoped_release release;
                 return self.normalization_integral(values);
             },
