@@ -16,7 +16,7 @@
 #include <laddu/ir/print.hpp>
 #include <laddu/jit/jit.hpp>
 
-#include "testing/reference.hpp"
+#include "reference/random_program.hpp"
 
 namespace laddu::jit {
 namespace {

@@ -1,5 +1,5 @@
-// Differential tests: every kernel is compared against testing/reference.hpp, a per-event
-// std::complex executor written from docs/ir.md.
+// Differential tests: every kernel is compared against tests/support/reference's
+// contract_reference(), a per-event executor of docs/ir.md's bit-exact arithmetic contract.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -17,7 +17,8 @@
 #include <laddu/ir/print.hpp>
 #include <laddu/jit/jit.hpp>
 
-#include "testing/reference.hpp"
+#include "reference/contract_reference.hpp"
+#include "reference/random_program.hpp"
 
 namespace laddu::jit {
 namespace {
@@ -115,7 +116,7 @@ struct Check {
     std::int64_t end = -1;  ///< -1: all events
     /// The reference precision (kF64 for the absolute f32 accuracy check, kF32 to mirror the
     /// f32 kernel's rounding).
-    Precision reference = Precision::kF64;
+    testing::ContractPrecision reference = testing::ContractPrecision::kF64;
 };
 
 // Compiles `program`, runs it over [begin, end) and compares every output of every event with
@@ -135,7 +136,7 @@ void expect_matches_reference(const ir::Program& program, const std::vector<doub
         const auto event = static_cast<std::int64_t>(e);
         const bool inside = event >= check.begin && event < end;
         const std::vector<Complex> want =
-            inside ? testing::reference_event(program, params, slots, e, check.reference)
+            inside ? testing::contract_reference(program, params, slots, e, check.reference)
                    : std::vector<Complex>{};
         for (std::size_t k = 0; k < program.outputs.size(); ++k) {
             const Complex got = out.value(k, e);
@@ -167,7 +168,7 @@ void expect_both_precisions(const ir::Program& program, std::uint64_t seed,
     expect_matches_reference(program, params, slots, {Precision::kF64, f64_tolerance});
     expect_matches_reference(program, params, slots, {Precision::kF32, 5e-3});
     Check mirrored{Precision::kF32, 1e-5};
-    mirrored.reference = Precision::kF32;
+    mirrored.reference = testing::ContractPrecision::kF32;
     expect_matches_reference(program, params, slots, mirrored);
 }
 
@@ -250,7 +251,7 @@ TEST(JitOpcodes, AddNMulNAndDotInOperandOrderAreExact) {
     expect_matches_reference(program, params, slots, {Precision::kF64, 0.0});
     // ±1e16 cancel only in double; f32 is checked against the f32-mirroring reference.
     Check f32{Precision::kF32, 1e-6};
-    f32.reference = Precision::kF32;
+    f32.reference = testing::ContractPrecision::kF32;
     expect_matches_reference(program, params, slots, f32);
 }
 
@@ -270,7 +271,7 @@ TEST(JitOpcodes, PowIOverExponentsIncludingZeroAndNegative) {
         // Products and one final division only: bit-identical to std::complex.
         expect_matches_reference(program, params, slots, {Precision::kF64, 0.0});
         Check f32{Precision::kF32, 1e-5};
-        f32.reference = Precision::kF32;
+        f32.reference = testing::ContractPrecision::kF32;
         expect_matches_reference(program, params, slots, f32);
     }
 }
@@ -585,8 +586,8 @@ TEST(JitKernels, FastCodeGenComputesTheSameBits) {
     b->run(params.data(), in.pointers.data(), fast.pointers.data(), 0, 77);
     for (std::size_t e = 0; e < 77; ++e) {
         EXPECT_EQ(optimized.value(0, e), fast.value(0, e)) << "event " << e;
-        EXPECT_TRUE(
-            close(fast.value(0, e), testing::reference_event(program, params, slots, e)[0], 0.0));
+        EXPECT_TRUE(close(fast.value(0, e),
+                          testing::contract_reference(program, params, slots, e)[0], 0.0));
     }
 }
 
@@ -611,7 +612,7 @@ TEST(JitKernels, ThreadsRunOneKernelOnDisjointRanges) {
     }
     for (std::size_t e = 0; e < 4003; ++e) {
         ASSERT_TRUE(
-            close(out.value(0, e), testing::reference_event(program, params, slots, e)[0], 0.0))
+            close(out.value(0, e), testing::contract_reference(program, params, slots, e)[0], 0.0))
             << "event " << e;
     }
 }
@@ -649,7 +650,7 @@ TEST(JitCache, KernelOutlivesAClearedCache) {
     kernel->run(params.data(), in.pointers.data(), out.pointers.data(), 0, 9);
     for (std::size_t e = 0; e < 9; ++e) {
         EXPECT_TRUE(
-            close(out.value(0, e), testing::reference_event(program, params, slots, e)[0], 0.0));
+            close(out.value(0, e), testing::contract_reference(program, params, slots, e)[0], 0.0));
     }
 }
 

@@ -1,6 +1,5 @@
 #include <cmath>
 #include <complex>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -13,79 +12,22 @@
 #include <laddu/expr/model.hpp>
 #include <laddu/likelihood/nll.hpp>
 
+#include "toy_model.hpp"
+
 namespace laddu::likelihood {
 namespace {
 
 using expr::Expr;
 using Complex = std::complex<double>;
+using laddu::testing::toy_dataset;
+using laddu::testing::toy_events;
+using laddu::testing::toy_intensity;
+using laddu::testing::ToyEvents;
+using laddu::testing::with_threads;
 
-constexpr int kWaves = 3;
-
-struct Events {
-    std::vector<double> e, px, py, pz, x, w;
-};
-
-Events make_events(std::size_t n, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    Events ev;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double px = u(rng);
-        const double py = u(rng);
-        const double pz = u(rng);
-        ev.px.push_back(px);
-        ev.py.push_back(py);
-        ev.pz.push_back(pz);
-        ev.e.push_back(std::sqrt(px * px + py * py + pz * pz + 0.25));
-        ev.x.push_back(u(rng));
-        ev.w.push_back(0.5 + 0.5 * (u(rng) + 1.0));
-    }
-    return ev;
-}
-
-data::Dataset make_dataset(const Events& ev) {
-    const std::vector<data::P4Input> p4s{{"k", ev.e, ev.px, ev.py, ev.pz}};
-    const std::vector<data::ScalarInput> scalars{{"x", ev.x}};
-    return data::Dataset::from_arrays(p4s, scalars, ev.w);
-}
-
-// scale · |Σ_k (a_k + i b_k) A_k|² + offset with A_k = exp(i k x) · (k + m²).
+// scale · |Σ_k (a_k + i b_k) exp(i k x) (k + m²)|² + offset (tests/support/toy_model.hpp).
 expr::Model make_model(double offset, double scale = 1.0) {
-    const Expr x = expr::scalar("x");
-    const Expr e = expr::p4_component("k", expr::P4Component::kE);
-    const Expr px = expr::p4_component("k", expr::P4Component::kPx);
-    const Expr py = expr::p4_component("k", expr::P4Component::kPy);
-    const Expr pz = expr::p4_component("k", expr::P4Component::kPz);
-    const Expr m2 = e * e - px * px - py * py - pz * pz;
-    Expr sum = expr::constant(Complex(0.0, 0.0));
-    for (int k = 0; k < kWaves; ++k) {
-        const Expr a = expr::parameter("a" + std::to_string(k), {.initial = 1.0});
-        const Expr b = expr::parameter("b" + std::to_string(k), {.initial = 0.0});
-        const Expr amp = expr::cis(static_cast<double>(k) * x) * (static_cast<double>(k) + m2);
-        sum = sum + expr::complex(a, b) * amp;
-    }
-    Expr intensity = expr::norm_sqr(sum);
-    if (scale != 1.0) {
-        intensity = scale * intensity;
-    }
-    if (offset != 0.0) {
-        intensity = intensity + offset;
-    }
-    return expr::Model(intensity);
-}
-
-// The same intensity per event, written directly with std::complex.
-double direct_intensity(const Events& ev, std::size_t i, const std::vector<double>& params,
-                        double offset) {
-    const double m2 =
-        ev.e[i] * ev.e[i] - ev.px[i] * ev.px[i] - ev.py[i] * ev.py[i] - ev.pz[i] * ev.pz[i];
-    Complex sum = 0.0;
-    for (int k = 0; k < kWaves; ++k) {
-        const Complex c(params[static_cast<std::size_t>(2 * k)],
-                        params[static_cast<std::size_t>(2 * k + 1)]);
-        sum += c * std::polar(1.0, k * ev.x[i]) * (k + m2);
-    }
-    return std::norm(sum) + offset;
+    return laddu::testing::toy_model({.offset = offset, .scale = scale});
 }
 
 struct DirectSums {
@@ -94,17 +36,17 @@ struct DirectSums {
     long double integral = 0.0L;
 };
 
-DirectSums direct_sums(const Events& data, const Events& mc, const std::vector<double>& params,
-                       double offset) {
+DirectSums direct_sums(const ToyEvents& data, const ToyEvents& mc,
+                       const std::vector<double>& params, double offset) {
     DirectSums s;
     for (std::size_t i = 0; i < data.w.size(); ++i) {
         s.sum_log += static_cast<long double>(data.w[i]) *
-                     std::log(static_cast<long double>(direct_intensity(data, i, params, offset)));
+                     std::log(static_cast<long double>(toy_intensity(data, i, params, offset)));
         s.sum_weights += static_cast<long double>(data.w[i]);
     }
     for (std::size_t j = 0; j < mc.w.size(); ++j) {
         s.integral += static_cast<long double>(mc.w[j]) *
-                      static_cast<long double>(direct_intensity(mc, j, params, offset));
+                      static_cast<long double>(toy_intensity(mc, j, params, offset));
     }
     return s;
 }
@@ -125,23 +67,17 @@ std::vector<double> central_differences(const F& f, std::vector<double> x) {
     return g;
 }
 
-runtime::Execution two_threads() {
-    runtime::Execution execution;
-    execution.threads = 2;
-    return execution;
-}
-
 class NllTest : public ::testing::Test {
 protected:
-    Events data_events_ = make_events(3001, 11);
-    Events mc_events_ = make_events(5003, 12);
-    data::Dataset data_ = make_dataset(data_events_);
-    data::Dataset mc_ = make_dataset(mc_events_);
-    std::vector<double> params_{0.7, -0.2, 0.3, 0.9, -1.1, 0.4};
+    ToyEvents data_events_ = toy_events(3001, 11);
+    ToyEvents mc_events_ = toy_events(5003, 12);
+    data::Dataset data_ = toy_dataset(data_events_);
+    data::Dataset mc_ = toy_dataset(mc_events_);
+    std::vector<double> params_ = laddu::testing::toy_parameters();
 };
 
 TEST_F(NllTest, ParametersAreTheModelsFreeParameters) {
-    const NLL nll(make_model(0.1), data_, mc_, two_threads());
+    const NLL nll(make_model(0.1), data_, mc_, with_threads(2));
     EXPECT_EQ(nll.name(), "nll");
     EXPECT_EQ(nll.parameter_names(),
               (std::vector<std::string>{"a0", "b0", "a1", "b1", "a2", "b2"}));
@@ -150,7 +86,7 @@ TEST_F(NllTest, ParametersAreTheModelsFreeParameters) {
 
 TEST_F(NllTest, NllMatchesADirectSummation) {
     for (const double offset : {0.0, 0.1}) {
-        const NLL nll(make_model(offset), data_, mc_, two_threads());
+        const NLL nll(make_model(offset), data_, mc_, with_threads(2));
         const DirectSums s = direct_sums(data_events_, mc_events_, params_, offset);
         const double expected =
             static_cast<double>(s.sum_weights * std::log(s.integral) - s.sum_log);
@@ -164,7 +100,7 @@ TEST_F(NllTest, NllMatchesADirectSummation) {
 
 TEST_F(NllTest, ExtendedNllMatchesADirectSummation) {
     for (const double offset : {0.0, 0.1}) {
-        const ExtendedNLL nll(make_model(offset), data_, mc_, two_threads());
+        const ExtendedNLL nll(make_model(offset), data_, mc_, with_threads(2));
         EXPECT_EQ(nll.name(), "extended_nll");
         const DirectSums s = direct_sums(data_events_, mc_events_, params_, offset);
         const double expected = static_cast<double>(s.integral - s.sum_log);
@@ -173,8 +109,8 @@ TEST_F(NllTest, ExtendedNllMatchesADirectSummation) {
 }
 
 TEST_F(NllTest, GradientsMatchCentralDifferences) {
-    const NLL nll(make_model(0.1), data_, mc_, two_threads());
-    const ExtendedNLL extended(make_model(0.1), data_, mc_, two_threads());
+    const NLL nll(make_model(0.1), data_, mc_, with_threads(2));
+    const ExtendedNLL extended(make_model(0.1), data_, mc_, with_threads(2));
     for (const UnbinnedNll* term :
          {static_cast<const UnbinnedNll*>(&nll), static_cast<const UnbinnedNll*>(&extended)}) {
         const std::vector<double> exact = term->gradient(params_);
@@ -189,8 +125,8 @@ TEST_F(NllTest, GradientsMatchCentralDifferences) {
 }
 
 TEST_F(NllTest, NllIsInvariantUnderScalingTheIntensity) {
-    const NLL plain(make_model(0.1), data_, mc_, two_threads());
-    const NLL scaled(make_model(0.1 * 7.5, 7.5), data_, mc_, two_threads());
+    const NLL plain(make_model(0.1), data_, mc_, with_threads(2));
+    const NLL scaled(make_model(0.1 * 7.5, 7.5), data_, mc_, with_threads(2));
     const double value = plain.value(params_);
     EXPECT_NEAR(scaled.value(params_), value, 1e-10 * std::abs(value));
     const std::vector<double> g = plain.gradient(params_);
@@ -204,8 +140,8 @@ TEST_F(NllTest, FastNormalizationAgreesWithTheMcPass) {
     const expr::Model model = make_model(0.0);
     ASSERT_TRUE(compile::compile_model(model).normalization.has_value())
         << "the coherent sum should decompose";
-    const NLL fast(model, data_, mc_, two_threads());
-    const NLL pass(model, data_, mc_, two_threads(), "nll", NormalizationStrategy::kMcPass);
+    const NLL fast(model, data_, mc_, with_threads(2));
+    const NLL pass(model, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
     EXPECT_TRUE(fast.uses_fast_normalization());
     EXPECT_FALSE(pass.uses_fast_normalization());
     const Evaluation f = fast.normalization_integral_with_gradient(params_);
@@ -228,7 +164,7 @@ TEST_F(NllTest, ModelsWithoutADecompositionFallBackToTheMcPass) {
     const Expr a = expr::parameter("a0", {.initial = 0.5});
     const expr::Model model(expr::exp(a * expr::scalar("x")));
     ASSERT_FALSE(compile::compile_model(model).normalization.has_value());
-    const NLL nll(model, data_, mc_, two_threads());
+    const NLL nll(model, data_, mc_, with_threads(2));
     EXPECT_FALSE(nll.uses_fast_normalization());
     const std::vector<double> p{0.3};
     long double integral = 0.0L;
@@ -241,14 +177,10 @@ TEST_F(NllTest, ModelsWithoutADecompositionFallBackToTheMcPass) {
 
 TEST_F(NllTest, ValuesAndGradientsAreBitIdenticalForAnyThreadCount) {
     for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
-        runtime::Execution one;
-        one.threads = 1;
-        const NLL reference(make_model(0.0), data_, mc_, one, "nll", strategy);
+        const NLL reference(make_model(0.0), data_, mc_, with_threads(1), "nll", strategy);
         const Evaluation expected = reference.value_and_gradient(params_);
         for (const std::size_t threads : {2U, 3U}) {
-            runtime::Execution many;
-            many.threads = threads;
-            const NLL nll(make_model(0.0), data_, mc_, many, "nll", strategy);
+            const NLL nll(make_model(0.0), data_, mc_, with_threads(threads), "nll", strategy);
             const Evaluation e = nll.value_and_gradient(params_);
             EXPECT_EQ(e.value, expected.value) << threads;
             EXPECT_EQ(e.gradient, expected.gradient) << threads;
@@ -265,8 +197,8 @@ TEST_F(NllTest, FastNormalizationKeepsIncoherentGroupsApart) {
     const expr::Model model(expr::norm_sqr(c0 * expr::cis(x) + c1 * expr::cis(2.0 * x)) +
                             expr::norm_sqr(c2 * (x * x + 1.0)));
     ASSERT_TRUE(compile::compile_model(model).normalization.has_value());
-    const NLL fast(model, data_, mc_, two_threads());
-    const NLL pass(model, data_, mc_, two_threads(), "nll", NormalizationStrategy::kMcPass);
+    const NLL fast(model, data_, mc_, with_threads(2));
+    const NLL pass(model, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
     ASSERT_TRUE(fast.uses_fast_normalization());
     const Evaluation f = fast.normalization_integral_with_gradient(params_);
     const Evaluation p = pass.normalization_integral_with_gradient(params_);
@@ -295,7 +227,7 @@ expr::Model tagged_model() {
 }
 
 TEST_F(NllTest, FitFractionsAndProjectionWeightsMatchADirectSum) {
-    const NLL nll(tagged_model(), data_, mc_, two_threads());
+    const NLL nll(tagged_model(), data_, mc_, with_threads(2));
     const std::vector<double> p{0.7, -0.2, 0.3, 0.9};
     long double s_part = 0.0L;
     long double total = 0.0L;

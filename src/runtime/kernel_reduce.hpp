@@ -17,6 +17,11 @@
 
 namespace laddu::runtime::detail {
 
+/// Events per block of transformed terms (logs, gradient scales) in a chunk reduction: a stack
+/// buffer that stays in L1. Any size gives the same sums (a LaneSum does not depend on how its
+/// terms are split into pushes).
+inline constexpr std::size_t kTermBlock = 256;
+
 /// Chunk partials of Σ w T(Re f) (see reduce_partials in reduce.hpp). `global_chunks`, when
 /// not empty, gives the global chunk index of each chunk of `cache` (errors then name global
 /// event indices).

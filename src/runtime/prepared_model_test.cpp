@@ -1,6 +1,5 @@
 #include <cmath>
 #include <complex>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -13,87 +12,31 @@
 #include <laddu/expr/model.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
+#include "toy_model.hpp"
+
 namespace laddu::runtime {
 namespace {
 
-using expr::Expr;
 using Complex = std::complex<double>;
+using laddu::testing::toy_intensity;
+using laddu::testing::with_threads;
 
 constexpr std::size_t kEvents = 10007;  // not a multiple of the chunk or block size
-constexpr int kWaves = 3;
 
-struct Events {
-    std::vector<double> e, px, py, pz, x, w;
-};
-
-Events make_events() {
-    std::mt19937_64 rng(11);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    Events ev;
-    for (std::size_t i = 0; i < kEvents; ++i) {
-        const double px = u(rng);
-        const double py = u(rng);
-        const double pz = u(rng);
-        ev.px.push_back(px);
-        ev.py.push_back(py);
-        ev.pz.push_back(pz);
-        ev.e.push_back(std::sqrt(px * px + py * py + pz * pz + 0.25));
-        ev.x.push_back(u(rng));
-        ev.w.push_back(0.5 + 0.5 * (u(rng) + 1.0));
-    }
-    return ev;
-}
-
-data::Dataset make_dataset(const Events& ev) {
-    const std::vector<data::P4Input> p4s{{"k", ev.e, ev.px, ev.py, ev.pz}};
-    const std::vector<data::ScalarInput> scalars{{"x", ev.x}};
-    return data::Dataset::from_arrays(p4s, scalars, ev.w);
-}
-
-// |Σ_k (a_k + i b_k) A_k|² + 0.1 with A_k = exp(i k x) · (k + m²(p)), p = the four-momentum k.
-expr::Model make_model() {
-    const Expr x = expr::scalar("x");
-    const Expr e = expr::p4_component("k", expr::P4Component::kE);
-    const Expr px = expr::p4_component("k", expr::P4Component::kPx);
-    const Expr py = expr::p4_component("k", expr::P4Component::kPy);
-    const Expr pz = expr::p4_component("k", expr::P4Component::kPz);
-    const Expr m2 = e * e - px * px - py * py - pz * pz;
-    Expr sum = expr::constant(Complex(0.0, 0.0));
-    for (int k = 0; k < kWaves; ++k) {
-        const Expr a = expr::parameter("a" + std::to_string(k), {.initial = 1.0});
-        const Expr b = expr::parameter("b" + std::to_string(k), {.initial = 0.0});
-        const Expr amp = expr::cis(static_cast<double>(k) * x) * (static_cast<double>(k) + m2);
-        sum = sum + expr::complex(a, b) * amp;
-    }
-    return expr::Model(expr::norm_sqr(sum) + 0.1);
-}
-
-// The same intensity written directly, for an independent check.
-double direct_intensity(const Events& ev, std::size_t i, const std::vector<double>& params) {
-    const double m2 =
-        ev.e[i] * ev.e[i] - ev.px[i] * ev.px[i] - ev.py[i] * ev.py[i] - ev.pz[i] * ev.pz[i];
-    Complex sum = 0.0;
-    for (int k = 0; k < kWaves; ++k) {
-        const Complex c(params[static_cast<std::size_t>(2 * k)],
-                        params[static_cast<std::size_t>(2 * k + 1)]);
-        sum += c * std::polar(1.0, k * ev.x[i]) * (k + m2);
-    }
-    return std::norm(sum) + 0.1;
-}
-
-Execution with_threads(std::size_t threads, AutodiffMode mode = AutodiffMode::kAuto) {
-    Execution execution;
-    execution.threads = threads;
+Execution with_threads(std::size_t threads, AutodiffMode mode) {
+    Execution execution = with_threads(threads);
     execution.autodiff = mode;
     return execution;
 }
 
 class PreparedModelTest : public ::testing::Test {
 protected:
-    Events events_ = make_events();
-    data::Dataset dataset_ = make_dataset(events_);
-    compile::CompiledModel compiled_ = compile::compile_model(make_model());
-    std::vector<double> params_{0.7, -0.2, 0.3, 0.9, -1.1, 0.4};
+    // |Σ_k (a_k + i b_k) exp(i k x) (k + m²)|² + 0.1 over events "k", "x".
+    laddu::testing::ToyEvents events_ = laddu::testing::toy_events(kEvents, 11);
+    data::Dataset dataset_ = laddu::testing::toy_dataset(events_);
+    compile::CompiledModel compiled_ =
+        compile::compile_model(laddu::testing::toy_model({.offset = 0.1}));
+    std::vector<double> params_ = laddu::testing::toy_parameters();
 };
 
 TEST_F(PreparedModelTest, ParameterOrderIsTheModelsFreeOrder) {
@@ -108,7 +51,7 @@ TEST_F(PreparedModelTest, LogReductionMatchesADirectSum) {
     long double direct = 0.0L;
     for (std::size_t i = 0; i < kEvents; ++i) {
         direct += static_cast<long double>(events_.w[i] *
-                                           std::log(direct_intensity(events_, i, params_)));
+                                           std::log(toy_intensity(events_, i, params_, 0.1)));
     }
     const double value = prepared.reduce(params_, ReductionTransform::kLogPositiveReal);
     EXPECT_NEAR(value, static_cast<double>(direct), 1e-11 * std::abs(static_cast<double>(direct)));
@@ -119,7 +62,7 @@ TEST_F(PreparedModelTest, EvaluateMatchesTheDirectIntensityPerEvent) {
     const auto values = prepared.evaluate(params_);
     ASSERT_EQ(values.size(), kEvents);
     for (std::size_t i = 0; i < kEvents; i += 997) {
-        const double expected = direct_intensity(events_, i, params_);
+        const double expected = toy_intensity(events_, i, params_, 0.1);
         EXPECT_NEAR(values[i].real(), expected, 1e-12 * expected) << "event " << i;
         EXPECT_EQ(values[i], prepared.evaluate_row(params_, i));
     }

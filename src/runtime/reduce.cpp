@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -32,24 +33,35 @@ std::size_t chunk_count(std::size_t events) {
     return (events + kReductionChunk - 1) / kReductionChunk;
 }
 
-// Σ w T(v) over one chunk's values, in event order.
+// Σ w T(v) over one chunk's values, in LaneSum's lanes (a fixed function of the chunk's events).
+// The first event whose value the transform cannot take is reported instead.
 template <ReductionTransform kTransform>
 ChunkResult reduce_values(std::span<const double> values, std::span<const double> weights,
                           std::size_t first_event, bool f32) {
-    AccurateSum sum;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const double v = values[i];
-        double t = v;
-        if constexpr (kTransform != ReductionTransform::kReal) {
+    if constexpr (kTransform != ReductionTransform::kReal) {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const double v = values[i];
             if (!(std::isfinite(v) && v > 0.0)) {
-                return ChunkResult{sum.finish(), BadValue{first_event + i, v}};
+                return ChunkResult{0.0, BadValue{first_event + i, v}};
             }
         }
-        if constexpr (kTransform == ReductionTransform::kLogPositiveReal) {
-            // Under f32 the log is taken in float, as laddu's f32 value reductions do.
-            t = f32 ? static_cast<double>(std::log(static_cast<float>(v))) : std::log(v);
+    }
+    LaneSum sum;
+    if constexpr (kTransform != ReductionTransform::kLogPositiveReal) {
+        sum.push_products(weights, values);
+    } else {
+        // The logs go through a small block on the stack; LaneSum's result does not depend
+        // on how its terms are split into pushes.
+        std::array<double, kTermBlock> logs;
+        for (std::size_t begin = 0; begin < values.size(); begin += kTermBlock) {
+            const std::size_t n = std::min(kTermBlock, values.size() - begin);
+            for (std::size_t i = 0; i < n; ++i) {
+                const double v = values[begin + i];
+                // Under f32 the log is taken in float, as laddu's f32 value reductions do.
+                logs[i] = f32 ? static_cast<double>(std::log(static_cast<float>(v))) : std::log(v);
+            }
+            sum.push_products(weights.subspan(begin, n), std::span<const double>(logs).first(n));
         }
-        sum.push(weights[i] * t);
     }
     return ChunkResult{sum.finish(), std::nullopt};
 }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -22,8 +23,8 @@ struct BadValue {
 };
 
 struct ChunkResult {
-    AccurateSum value;
-    std::vector<AccurateSum> gradient;
+    double value = 0.0;
+    std::vector<double> gradient;
     std::optional<BadValue> bad;
 };
 
@@ -52,31 +53,64 @@ void check_gradient_program(const ir::Program& program, const EventCache& cache)
     }
 }
 
-// Σ w T(v) and Σ w T'(v) ∂v/∂θ_k over one chunk, in event order. `columns` holds output j of
-// event i at columns[j * count + i].
-void reduce_chunk(std::span<const double> columns, std::size_t count, std::size_t parameters,
-                  std::span<const double> weights, std::size_t first_event,
-                  ReductionTransform transform, ChunkResult& result) {
-    result.gradient.assign(parameters, AccurateSum{});
-    for (std::size_t i = 0; i < count; ++i) {
-        const double v = columns[i];
-        double t = v;
-        double dt = 1.0;
-        if (transform != ReductionTransform::kReal && !(std::isfinite(v) && v > 0.0)) {
-            result.bad = BadValue{first_event + i, v};
-            return;
+// Σ w T(v) and Σ w T'(v) ∂v/∂θ_k over the events of one chunk, each in LaneSum's lanes. The
+// chunk's events may arrive in several ranges (the sums do not depend on how they are split).
+class GradientSums {
+public:
+    GradientSums(std::size_t parameters, ReductionTransform transform)
+        : gradient_(parameters), transform_(transform) {}
+
+    // Adds `count` events whose output j of event i is at columns[j * count + i]. Returns the
+    // first event whose value the transform cannot take, instead of adding anything.
+    std::optional<BadValue> push(std::span<const double> columns, std::size_t count,
+                                 std::span<const double> weights, std::size_t first_event) {
+        const std::span<const double> values = columns.first(count);
+        if (transform_ != ReductionTransform::kReal) {
+            for (std::size_t i = 0; i < count; ++i) {
+                const double v = values[i];
+                if (!(std::isfinite(v) && v > 0.0)) {
+                    return BadValue{first_event + i, v};
+                }
+            }
         }
-        if (transform == ReductionTransform::kLogPositiveReal) {
-            t = std::log(v);
-            dt = 1.0 / v;
+        // Column by column over blocks of kTermBlock events: the lane loops vectorise.
+        for (std::size_t begin = 0; begin < count; begin += kTermBlock) {
+            const std::size_t n = std::min(kTermBlock, count - begin);
+            const std::span<const double> w = weights.subspan(begin, n);
+            std::span<const double> scale = w;  // w T'(v), T' = 1 unless T is the log
+            if (transform_ == ReductionTransform::kLogPositiveReal) {
+                for (std::size_t i = 0; i < n; ++i) {
+                    const double v = values[begin + i];
+                    logs_[i] = std::log(v);
+                    scales_[i] = w[i] * (1.0 / v);
+                }
+                value_.push_products(w, std::span<const double>(logs_).first(n));
+                scale = std::span<const double>(scales_).first(n);
+            } else {
+                value_.push_products(w, values.subspan(begin, n));
+            }
+            for (std::size_t k = 0; k < gradient_.size(); ++k) {
+                gradient_[k].push_products(scale, columns.subspan((k + 1) * count + begin, n));
+            }
         }
-        result.value.push(weights[i] * t);
-        const double scale = weights[i] * dt;
-        for (std::size_t k = 0; k < parameters; ++k) {
-            result.gradient[k].push(scale * columns[(k + 1) * count + i]);
+        return std::nullopt;
+    }
+
+    void finish(ChunkResult& result) const {
+        result.value = value_.finish();
+        result.gradient.resize(gradient_.size());
+        for (std::size_t k = 0; k < gradient_.size(); ++k) {
+            result.gradient[k] = gradient_[k].finish();
         }
     }
-}
+
+private:
+    LaneSum value_;
+    std::vector<LaneSum> gradient_;
+    ReductionTransform transform_;
+    std::array<double, kTermBlock> logs_{};
+    std::array<double, kTermBlock> scales_{};
+};
 
 }  // namespace
 
@@ -93,8 +127,12 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
             const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
-            reduce_chunk(c.columns, c.count, parameters, cache.weights().subspan(c.begin, c.count),
-                         c.begin, transform, results[chunk]);
+            GradientSums sums(parameters, transform);
+            results[chunk].bad =
+                sums.push(c.columns, c.count, cache.weights().subspan(c.begin, c.count), c.begin);
+            if (!results[chunk].bad) {
+                sums.finish(results[chunk]);
+            }
         });
     GradientPartials partials;
     partials.parameters = parameters;
@@ -105,10 +143,9 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
             throw_bad_value(transform, result.bad->value,
                             global_event(global_chunks, result.bad->event));
         }
-        partials.values.push_back(result.value.finish());
-        for (const AccurateSum& g : result.gradient) {
-            partials.gradients.push_back(g.finish());
-        }
+        partials.values.push_back(result.value);
+        partials.gradients.insert(partials.gradients.end(), result.gradient.begin(),
+                                  result.gradient.end());
     }
     return partials;
 }

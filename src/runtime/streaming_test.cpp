@@ -21,61 +21,17 @@
 #include <laddu/runtime/storage_plan.hpp>
 
 #include "test_collective.hpp"
+#include "toy_model.hpp"
 
 namespace laddu::runtime {
 namespace {
 
-using expr::Expr;
 using Complex = std::complex<double>;
 using data::EventData;
 using data::MemoryPolicy;
+using laddu::testing::with_threads;
 
 constexpr std::size_t kEvents = 30011;  // 8 chunks, the last partial
-
-data::Dataset make_dataset() {
-    std::mt19937_64 rng(23);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> e, px, py, pz, x, w;
-    for (std::size_t i = 0; i < kEvents; ++i) {
-        px.push_back(u(rng));
-        py.push_back(u(rng));
-        pz.push_back(u(rng));
-        e.push_back(std::sqrt(px.back() * px.back() + py.back() * py.back() +
-                              pz.back() * pz.back() + 0.25));
-        x.push_back(u(rng));
-        w.push_back(0.5 + 0.25 * (u(rng) + 1.0));
-    }
-    const std::vector<data::P4Input> p4s{{"k", e, px, py, pz}};
-    const std::vector<data::ScalarInput> scalars{{"x", x}, {"unused", w}};
-    return data::Dataset::from_arrays(p4s, scalars, w);
-}
-
-// |Σ_k (a_k + i b_k) exp(i k x) (k + m²)|² + 0.1, as in prepared_model_test.
-expr::Model make_model() {
-    const Expr x = expr::scalar("x");
-    const Expr e = expr::p4_component("k", expr::P4Component::kE);
-    const Expr px = expr::p4_component("k", expr::P4Component::kPx);
-    const Expr py = expr::p4_component("k", expr::P4Component::kPy);
-    const Expr pz = expr::p4_component("k", expr::P4Component::kPz);
-    const Expr m2 = e * e - px * px - py * py - pz * pz;
-    Expr sum = expr::constant(Complex(0.0, 0.0));
-    for (int k = 0; k < 3; ++k) {
-        const Expr a = expr::parameter("a" + std::to_string(k), {.initial = 1.0});
-        const Expr b = expr::parameter("b" + std::to_string(k), {.initial = 0.0});
-        sum = sum + expr::complex(a, b) * expr::cis(static_cast<double>(k) * x) *
-                        (static_cast<double>(k) + m2);
-    }
-    return expr::Model(expr::norm_sqr(sum) + 0.1);
-}
-
-Execution with(std::size_t threads, std::size_t budget = 0) {
-    Execution execution;
-    execution.threads = threads;
-    if (budget > 0) {
-        execution.memory = MemoryPlan::bytes(budget);
-    }
-    return execution;
-}
 
 // Everything a model computes, to compare bit for bit.
 struct Results {
@@ -118,16 +74,19 @@ class StreamingTest : public ::testing::Test {
 protected:
     // A budget whose streaming window holds `chunks` reduction chunks.
     [[nodiscard]] std::size_t budget_for_windows(std::size_t chunks) const {
-        const auto resident = PreparedModel::prepare(compiled_, dataset_, with(1));
+        const auto resident = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
         const MemoryReport& m = resident.memory_report();
         const std::size_t fixed = m.cache_bytes - m.cache_bytes_per_event * m.events;
         const std::size_t per_event = 2 * m.source_bytes_per_event + m.cache_bytes_per_event;
         return fixed + per_event * chunks * kReductionChunk + per_event / 2;
     }
 
-    data::Dataset dataset_ = make_dataset();
-    compile::CompiledModel compiled_ = compile::compile_model(make_model());
-    std::vector<double> params_{0.7, -0.2, 0.3, 0.9, -1.1, 0.4};
+    // An extra column the model never reads: streaming must not fetch it.
+    data::Dataset dataset_ = laddu::testing::toy_dataset(
+        laddu::testing::toy_events(kEvents, 23, 0.25), /*unused_column=*/true);
+    compile::CompiledModel compiled_ =
+        compile::compile_model(laddu::testing::toy_model({.offset = 0.1}));
+    std::vector<double> params_ = laddu::testing::toy_parameters();
 };
 
 TEST(StoragePlan, ResidentCachePlanAccountsForBatchOverheadAndSourcePrefetch) {
@@ -177,16 +136,18 @@ TEST(StoragePlan, PoliciesFollowTheBudget) {
 }
 
 TEST_F(StreamingTest, ResidentAndStreamingAreBitIdenticalForOneTwoAndFourThreads) {
-    const Results expected = run(PreparedModel::prepare(compiled_, dataset_, with(1)), params_);
+    const Results expected =
+        run(PreparedModel::prepare(compiled_, dataset_, with_threads(1)), params_);
     ASSERT_EQ(expected.values.size(), kEvents);
     const std::size_t budget = budget_for_windows(3);
     for (const std::size_t threads : {1U, 2U, 4U}) {
         const auto resident = PreparedModel::prepare(
-            compiled_, EventData(dataset_, MemoryPolicy::kResident), with(threads));
+            compiled_, EventData(dataset_, MemoryPolicy::kResident), with_threads(threads));
         EXPECT_TRUE(resident.is_resident());
         EXPECT_EQ(run(resident, params_), expected) << threads << " threads, resident";
-        const auto streaming = PreparedModel::prepare(
-            compiled_, EventData(dataset_, MemoryPolicy::kStreaming), with(threads, budget));
+        const auto streaming =
+            PreparedModel::prepare(compiled_, EventData(dataset_, MemoryPolicy::kStreaming),
+                                   with_threads(threads, budget));
         EXPECT_FALSE(streaming.is_resident());
         EXPECT_EQ(streaming.memory_report().policy, MemoryPolicy::kStreaming);
         EXPECT_EQ(streaming.memory_report().window_events, 3 * kReductionChunk);
@@ -195,7 +156,8 @@ TEST_F(StreamingTest, ResidentAndStreamingAreBitIdenticalForOneTwoAndFourThreads
 }
 
 TEST_F(StreamingTest, StreamedSourcesReChunkTheirBatchesIntoChunkAlignedWindows) {
-    const Results expected = run(PreparedModel::prepare(compiled_, dataset_, with(2)), params_);
+    const Results expected =
+        run(PreparedModel::prepare(compiled_, dataset_, with_threads(2)), params_);
     // Batches of odd sizes that never line up with the windows.
     std::vector<data::EventBatch> batches;
     for (std::size_t begin = 0; begin < kEvents; begin += 2999) {
@@ -214,26 +176,27 @@ TEST_F(StreamingTest, StreamedSourcesReChunkTheirBatchesIntoChunkAlignedWindows)
         for (const std::size_t threads : {1U, 4U}) {
             const auto streaming = PreparedModel::prepare(
                 compiled_, EventData::from_source(source, MemoryPolicy::kStreaming),
-                with(threads, budget));
+                with_threads(threads, budget));
             EXPECT_EQ(streaming.memory_report().window_events, 2 * kReductionChunk);
             EXPECT_EQ(run(streaming, params_), expected) << threads << " threads";
             // Fastest with room for everything caches a source resident.
-            const auto fastest =
-                PreparedModel::prepare(compiled_, EventData::from_source(source), with(threads));
+            const auto fastest = PreparedModel::prepare(compiled_, EventData::from_source(source),
+                                                        with_threads(threads));
             EXPECT_TRUE(fastest.is_resident());
             EXPECT_EQ(run(fastest, params_), expected) << threads << " threads";
         }
     }
     // Only the model's columns are read: 4 for k, 1 for x, and the weight.
-    const auto streaming = PreparedModel::prepare(
-        compiled_, EventData::from_source(parquet, MemoryPolicy::kStreaming), with(1, budget));
+    const auto streaming =
+        PreparedModel::prepare(compiled_, EventData::from_source(parquet, MemoryPolicy::kStreaming),
+                               with_threads(1, budget));
     EXPECT_EQ(streaming.memory_report().source_bytes_per_event, 6 * sizeof(double));
     std::filesystem::remove(path);
 }
 
 TEST_F(StreamingTest, FastestStreamsWhenTheCacheDoesNotFitAndResidentRefuses) {
     const std::size_t budget = budget_for_windows(1);
-    const auto fastest = PreparedModel::prepare(compiled_, dataset_, with(1, budget));
+    const auto fastest = PreparedModel::prepare(compiled_, dataset_, with_threads(1, budget));
     EXPECT_EQ(fastest.memory_report().requested, MemoryPolicy::kFastest);
     EXPECT_EQ(fastest.memory_report().policy, MemoryPolicy::kStreaming);
     EXPECT_EQ(fastest.memory_report().window_events, kReductionChunk);
@@ -248,7 +211,7 @@ TEST_F(StreamingTest, FastestStreamsWhenTheCacheDoesNotFitAndResidentRefuses) {
     }
     try {
         (void)PreparedModel::prepare(compiled_, EventData(dataset_, MemoryPolicy::kResident),
-                                     with(1, budget));
+                                     with_threads(1, budget));
         FAIL() << "a resident cache beyond the budget was accepted";
     } catch (const DataError& e) {
         EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
@@ -274,7 +237,7 @@ TEST_F(StreamingTest, AStreamedNonPositiveValueNamesItsGlobalEvent) {
     const std::vector<double> params{1.0};
     for (const MemoryPolicy policy : {MemoryPolicy::kResident, MemoryPolicy::kStreaming}) {
         const auto prepared = PreparedModel::prepare(compiled, EventData(data, policy),
-                                                     with(2, budget_for_windows(2)));
+                                                     with_threads(2, budget_for_windows(2)));
         try {
             (void)prepared.reduce(params, ReductionTransform::kLogPositiveReal);
             FAIL() << "a negative value went under the log";
@@ -303,7 +266,7 @@ void on_ranks(int size, testing::Partition partition, Fn fn) {
 }
 
 TEST_F(StreamingTest, CollectiveReductionsEqualOneProcessBitForBit) {
-    const auto single = PreparedModel::prepare(compiled_, dataset_, with(1));
+    const auto single = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
     const double real = single.reduce(params_, ReductionTransform::kReal);
     const ReductionEvaluation gradient =
         single.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal);
@@ -320,7 +283,7 @@ TEST_F(StreamingTest, CollectiveReductionsEqualOneProcessBitForBit) {
              {testing::Partition::kContiguous, testing::Partition::kRoundRobin}) {
             for (const bool stream : {false, true}) {
                 on_ranks(size, partition, [&](int rank, std::shared_ptr<const Collective> c) {
-                    Execution execution = with(rank == 0 ? 2 : 1, stream ? budget : 0);
+                    Execution execution = with_threads(rank == 0 ? 2 : 1, stream ? budget : 0);
                     execution.collective = std::move(c);
                     const EventData data =
                         stream ? EventData::from_source(parquet, MemoryPolicy::kStreaming)
@@ -359,7 +322,7 @@ TEST_F(StreamingTest, ACollectiveErrorIsRaisedOnEveryRank) {
         std::vector<std::string> messages(static_cast<std::size_t>(size));
         on_ranks(size, testing::Partition::kContiguous,
                  [&](int rank, std::shared_ptr<const Collective> c) {
-                     Execution execution = with(1);
+                     Execution execution = with_threads(1);
                      execution.collective = std::move(c);
                      const auto model = PreparedModel::prepare(compiled, dataset_, execution);
                      try {
@@ -380,7 +343,7 @@ TEST_F(StreamingTest, ACollectiveErrorIsRaisedOnEveryRank) {
     std::vector<int> thrown(2, 0);
     on_ranks(2, testing::Partition::kRoundRobin,
              [&](int rank, std::shared_ptr<const Collective> c) {
-                 Execution execution = with(1);
+                 Execution execution = with_threads(1);
                  execution.collective = std::move(c);
                  try {
                      (void)PreparedModel::prepare(compiled, other, execution);

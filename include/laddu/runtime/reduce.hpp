@@ -2,8 +2,9 @@
 //
 // reduce() computes Σ_i w_i · T(Re f_i), f the evaluate program's output 0 and T a
 // ReductionTransform (laddu's ReductionPlan). Events are split into fixed chunks of
-// kReductionChunk events (independent of the thread count); each chunk is summed in event
-// order with AccurateSum, and the chunk partials are merged in chunk order. The result is
+// kReductionChunk events (independent of the thread count); each chunk is summed with a
+// LaneSum (event i of the chunk in lane i % kSumLanes, lanes merged in a fixed order), and the
+// chunk partials are merged in chunk order with AccurateSum. The result is
 // therefore bit-identical for any number of threads. reduce_partials() returns the chunk
 // partials so a distributed layer can merge them in global chunk order.
 #pragma once

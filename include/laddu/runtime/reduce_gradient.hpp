@@ -4,7 +4,7 @@
 // Σ_i w_i · T'(Re f_i) · ∂Re f_i/∂θ_k by running a gradient program (autodiff::gradient with
 // Component::kReal: output 0 the value, outputs 1..P the real derivatives of Re f) over an
 // EventCache. Chunking and merging are those of reduce(): fixed kReductionChunk chunks, each
-// summed in event order with AccurateSum (one per output), merged in chunk order, so value and
+// summed with a LaneSum (one per output), merged in chunk order, so value and
 // gradient are bit-identical for any thread count, and the value equals reduce()'s.
 #pragma once
 

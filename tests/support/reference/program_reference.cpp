@@ -36,35 +36,14 @@ RefValue complex_value(Complex v) {
 RefValue unary(OpCode op, const RefValue& a, std::int32_t exponent) {
     if (a.kind == ValueKind::kReal) {
         const double x = a.scalar.real();
+        if (const std::optional<double> y = elementary_function(op, x)) {
+            return real_value(*y);
+        }
         switch (op) {
         case OpCode::kNeg:
             return real_value(-x);
         case OpCode::kConj:
             return real_value(x);
-        case OpCode::kSqrt:
-            return real_value(std::sqrt(x));
-        case OpCode::kExp:
-            return real_value(std::exp(x));
-        case OpCode::kLog:
-            return real_value(std::log(x));
-        case OpCode::kSin:
-            return real_value(std::sin(x));
-        case OpCode::kCos:
-            return real_value(std::cos(x));
-        case OpCode::kTan:
-            return real_value(std::tan(x));
-        case OpCode::kAsin:
-            return real_value(std::asin(x));
-        case OpCode::kAcos:
-            return real_value(std::acos(x));
-        case OpCode::kAtan:
-            return real_value(std::atan(x));
-        case OpCode::kSinh:
-            return real_value(std::sinh(x));
-        case OpCode::kCosh:
-            return real_value(std::cosh(x));
-        case OpCode::kTanh:
-            return real_value(std::tanh(x));
         case OpCode::kReal:
             return real_value(x);
         case OpCode::kImag:
@@ -82,35 +61,14 @@ RefValue unary(OpCode op, const RefValue& a, std::int32_t exponent) {
         }
     } else {
         const Complex z = a.scalar;
+        if (const std::optional<Complex> w = elementary_function(op, z)) {
+            return complex_value(*w);
+        }
         switch (op) {
         case OpCode::kNeg:
             return complex_value(-z);
         case OpCode::kConj:
             return complex_value(std::conj(z));
-        case OpCode::kSqrt:
-            return complex_value(std::sqrt(z));
-        case OpCode::kExp:
-            return complex_value(std::exp(z));
-        case OpCode::kLog:
-            return complex_value(std::log(z));
-        case OpCode::kSin:
-            return complex_value(std::sin(z));
-        case OpCode::kCos:
-            return complex_value(std::cos(z));
-        case OpCode::kTan:
-            return complex_value(std::tan(z));
-        case OpCode::kAsin:
-            return complex_value(std::asin(z));
-        case OpCode::kAcos:
-            return complex_value(std::acos(z));
-        case OpCode::kAtan:
-            return complex_value(std::atan(z));
-        case OpCode::kSinh:
-            return complex_value(std::sinh(z));
-        case OpCode::kCosh:
-            return complex_value(std::cosh(z));
-        case OpCode::kTanh:
-            return complex_value(std::tanh(z));
         case OpCode::kReal:
             return real_value(z.real());
         case OpCode::kImag:

@@ -4,9 +4,11 @@
 // with, and shares no code with any backend.
 #pragma once
 
+#include <cmath>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -22,6 +24,41 @@ struct RefValue {
     Complex scalar;
     std::vector<Complex> elements;
 };
+
+/// Elementary function `op` (sqrt, exp, log, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh)
+/// of `v` as docs/ir.md defines it: the real libm function for T = double or float, the
+/// std::complex one for T = std::complex<double>. Nothing for any other `op`.
+template <typename T>
+[[nodiscard]] std::optional<T> elementary_function(ir::OpCode op, T v) {
+    switch (op) {
+    case ir::OpCode::kSqrt:
+        return std::sqrt(v);
+    case ir::OpCode::kExp:
+        return std::exp(v);
+    case ir::OpCode::kLog:
+        return std::log(v);
+    case ir::OpCode::kSin:
+        return std::sin(v);
+    case ir::OpCode::kCos:
+        return std::cos(v);
+    case ir::OpCode::kTan:
+        return std::tan(v);
+    case ir::OpCode::kAsin:
+        return std::asin(v);
+    case ir::OpCode::kAcos:
+        return std::acos(v);
+    case ir::OpCode::kAtan:
+        return std::atan(v);
+    case ir::OpCode::kSinh:
+        return std::sinh(v);
+    case ir::OpCode::kCosh:
+        return std::cosh(v);
+    case ir::OpCode::kTanh:
+        return std::tanh(v);
+    default:
+        return std::nullopt;
+    }
+}
 
 /// Evaluates instruction `index` of `program` from the earlier `values`.
 [[nodiscard]] RefValue evaluate_instruction(const ir::Program& program, std::uint32_t index,

@@ -1,33 +1,19 @@
-// A straightforward per-event executor of ir::Program on std::complex, written from docs/ir.md
-// alone: the independent side of the JIT's differential tests.
+// Test support: seeded random ir::Programs and event values for differential tests of the
+// backends. The programs mix every opcode family over Real and Complex values and keep values in
+// a moderate range (transcendental functions get bounded arguments, denominators stay away from
+// zero, solves are diagonally dominant), so two backends can be compared on them tightly.
 #pragma once
 
-#include <complex>
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <laddu/ir/program.hpp>
-#include <laddu/jit/jit.hpp>
 
-namespace laddu::jit::testing {
+#include "program_reference.hpp"
 
-using Complex = std::complex<double>;
-
-/// Event values of every input slot: slots[s][event] (a Real slot's imaginary parts are ignored).
-using SlotValues = std::vector<std::vector<Complex>>;
-
-/// The outputs of one event, widened to complex. kF64 evaluates every instruction in double.
-/// kF32 mirrors the f32 kernel contract: invariants in double, event instructions in float
-/// (operands rounded to float; complex functions, complex division and solves evaluated in
-/// double and rounded).
-[[nodiscard]] std::vector<Complex> reference_event(const ir::Program& program,
-                                                   std::span<const double> params,
-                                                   const SlotValues& slots, std::size_t event,
-                                                   Precision precision = Precision::kF64);
+namespace laddu::testing {
 
 /// `prefix` followed by `k` ("amp3"). (GCC 12 at -O3 warns falsely, -Wrestrict, on
 /// `"literal" + std::to_string(k)`.)
@@ -74,4 +60,4 @@ struct RandomProgramOptions {
 [[nodiscard]] SlotValues random_slots(Random& random, const ir::Program& program,
                                       std::size_t events);
 
-}  // namespace laddu::jit::testing
+}  // namespace laddu::testing
