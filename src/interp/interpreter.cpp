@@ -106,18 +106,28 @@ OutLanes<T> out_lanes(const Step& step, const Frame<T>& frame, std::uint32_t ele
     return {re, step.kind == ValueKind::kReal ? nullptr : re + frame.stride};
 }
 
-// f32 loads: round the double column to float lanes.
+// f32 loads: copy a float column, or round a double one, to float lanes (the same bits).
+template <typename T, typename Stored>
+void round_lanes(const Stored* from, T* to, std::size_t lanes) noexcept {
+    for (std::size_t i = 0; i < lanes; ++i) {
+        to[i] = static_cast<T>(from[i]);
+    }
+}
+
 template <typename T>
 void load(const Step& step, const Frame<T>& frame) noexcept {
     const InputColumn& column = frame.inputs->columns[step.attr];
     const OutLanes<T> out = out_lanes(step, frame, 0);
-    for (std::size_t i = 0; i < frame.lanes; ++i) {
-        out.re[i] = static_cast<T>(column.re[frame.begin + i]);
-    }
-    if (out.im != nullptr) {
-        for (std::size_t i = 0; i < frame.lanes; ++i) {
-            out.im[i] = static_cast<T>(column.im[frame.begin + i]);
+    if (column.is_f32()) {
+        round_lanes(column.re32 + frame.begin, out.re, frame.lanes);
+        if (out.im != nullptr) {
+            round_lanes(column.im32 + frame.begin, out.im, frame.lanes);
         }
+        return;
+    }
+    round_lanes(column.re + frame.begin, out.re, frame.lanes);
+    if (out.im != nullptr) {
+        round_lanes(column.im + frame.begin, out.im, frame.lanes);
     }
 }
 
@@ -282,6 +292,15 @@ void Interpreter::run_block_impl(const ColumnView& inputs, std::size_t begin, st
     // tracks; ask for the next block's lines now so they arrive while this block computes.
     if (begin + 2 * kBlockSize <= inputs.events) {
         for (const InputColumn& column : inputs.columns) {
+            if (column.is_f32()) {
+                for (std::size_t line = 0; line < kBlockSize; line += 16) {
+                    __builtin_prefetch(column.re32 + begin + kBlockSize + line);
+                    if (column.im32 != nullptr) {
+                        __builtin_prefetch(column.im32 + begin + kBlockSize + line);
+                    }
+                }
+                continue;
+            }
             for (std::size_t line = 0; line < kBlockSize; line += 8) {
                 __builtin_prefetch(column.re + begin + kBlockSize + line);
                 if (column.im != nullptr) {
@@ -373,12 +392,18 @@ void Interpreter::check_inputs(const ColumnView& inputs) const {
     }
     for (std::size_t slot = 0; slot < slots.size(); ++slot) {
         const InputColumn& column = inputs.columns[slot];
-        if (inputs.events > 0 && column.re == nullptr) {
+        if (column.is_f32() && plan_->precision == Precision::kF64) {
+            throw DataError(fmt::format("input column {} ('{}') is stored in float, which only "
+                                        "f32 programs read; prepare the interpreter with "
+                                        "Precision::kF32 or pass double columns",
+                                        slot, slots[slot].name));
+        }
+        if (inputs.events > 0 && column.re == nullptr && column.re32 == nullptr) {
             throw DataError(
                 fmt::format("input column {} ('{}') has no data", slot, slots[slot].name));
         }
         if (inputs.events > 0 && slots[slot].kind == ir::ValueKind::kComplex &&
-            column.im == nullptr) {
+            (column.is_f32() ? column.im32 == nullptr : column.im == nullptr)) {
             throw DataError(fmt::format("input column {} ('{}') is Complex but has no imaginary "
                                         "part; pass both re and im arrays",
                                         slot, slots[slot].name));

@@ -46,12 +46,13 @@ private:
 // Builds JitKernels (their constructor is private so only compile() hands them out).
 struct KernelFactory {
     static JitKernel make(std::shared_ptr<const JitModule> module, KernelFn fn, Precision precision,
-                          double seconds, const ir::Program& program, std::size_t llvm_instructions,
-                          bool vectorized) {
+                          InputColumns inputs, double seconds, const ir::Program& program,
+                          std::size_t llvm_instructions, bool vectorized) {
         JitKernel kernel;
         kernel.module_ = std::move(module);
         kernel.fn_ = fn;
         kernel.precision_ = precision;
+        kernel.input_columns_ = inputs;
         kernel.compile_seconds_ = seconds;
         for (const ir::InputSlot& slot : program.inputs) {
             kernel.input_pointers_ += slot.kind == ir::ValueKind::kComplex ? 2U : 1U;
@@ -165,7 +166,8 @@ llvm::Error define_helpers(llvm::orc::LLJIT& jit) {
     return jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)));
 }
 
-Expected<JitKernel> compile_now(const ir::Program& program, Precision precision, CodeGen codegen) {
+Expected<JitKernel> compile_now(const ir::Program& program, Precision precision, CodeGen codegen,
+                                InputColumns inputs) {
     const auto start = std::chrono::steady_clock::now();
     if (auto valid = ir::validate(program); !valid) {
         return failure(ErrorKind::kBackend,
@@ -193,7 +195,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, Precision precision,
     module->setDataLayout((*machine)->createDataLayout());
     module->setTargetTriple((*machine)->getTargetTriple().str());
     const detail::LowerOptions options{kFunctionName, builder->getCPU(),
-                                       builder->getFeatures().getString()};
+                                       builder->getFeatures().getString(), inputs};
     if (auto lowered = detail::lower_program(program, precision, options, *module); !lowered) {
         return lowered.error();
     }
@@ -243,7 +245,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, Precision precision,
                                   " ms, optimise " + ms(lowered_at, optimised_at) +
                                   " ms, codegen " + ms(optimised_at, done) + " ms");
     }
-    return KernelFactory::make(std::move(owner), fn, precision, seconds, program,
+    return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, program,
                                facts.instructions, facts.vectorized);
 }
 
@@ -262,31 +264,42 @@ bool same_computation(const ir::Program& a, const ir::Program& b) {
     return true;
 }
 
+// What besides the program a kernel is compiled for.
+struct Variant {
+    Precision precision;
+    CodeGen codegen;
+    InputColumns inputs;
+
+    friend bool operator==(const Variant&, const Variant&) = default;
+};
+
 // The process-wide cache. Entries keep a copy of their program so a hash collision can never
 // return the wrong kernel.
 class Cache {
 public:
-    Expected<JitKernel> get_or_compile(const ir::Program& program, Precision precision,
-                                       CodeGen codegen) {
-        const std::uint64_t key = ir::hash(program) ^ static_cast<std::uint64_t>(precision) ^
-                                  (static_cast<std::uint64_t>(codegen) << 8U);
+    Expected<JitKernel> get_or_compile(const ir::Program& program, const Variant& variant) {
+        const std::uint64_t key = ir::hash(program) ^
+                                  static_cast<std::uint64_t>(variant.precision) ^
+                                  (static_cast<std::uint64_t>(variant.codegen) << 8U) ^
+                                  (static_cast<std::uint64_t>(variant.inputs) << 16U);
         {
             const std::lock_guard lock(mutex_);
-            if (const JitKernel* hit = find(key, program, precision, codegen)) {
+            if (const JitKernel* hit = find(key, program, variant)) {
                 return *hit;
             }
         }
         // Compile outside the lock; if another thread compiled the same program meanwhile,
         // keep the first one so every caller sees the same kernel.
-        Expected<JitKernel> kernel = compile_now(program, precision, codegen);
+        Expected<JitKernel> kernel =
+            compile_now(program, variant.precision, variant.codegen, variant.inputs);
         if (!kernel) {
             return kernel;
         }
         const std::lock_guard lock(mutex_);
-        if (const JitKernel* hit = find(key, program, precision, codegen)) {
+        if (const JitKernel* hit = find(key, program, variant)) {
             return *hit;
         }
-        entries_.emplace(key, Entry{program, precision, codegen, *kernel});
+        entries_.emplace(key, Entry{program, variant, *kernel});
         return kernel;
     }
 
@@ -303,17 +316,14 @@ public:
 private:
     struct Entry {
         ir::Program program;
-        Precision precision;
-        CodeGen codegen;
+        Variant variant;
         JitKernel kernel;
     };
 
-    const JitKernel* find(std::uint64_t key, const ir::Program& program, Precision precision,
-                          CodeGen codegen) {
+    const JitKernel* find(std::uint64_t key, const ir::Program& program, const Variant& variant) {
         auto [first, last] = entries_.equal_range(key);
         for (auto it = first; it != last; ++it) {
-            if (it->second.precision == precision && it->second.codegen == codegen &&
-                same_computation(it->second.program, program)) {
+            if (it->second.variant == variant && same_computation(it->second.program, program)) {
                 return &it->second.kernel;
             }
         }
@@ -338,9 +348,10 @@ const char* precision_name(Precision precision) noexcept {
     return precision == Precision::kF32 ? "f32" : "f64";
 }
 
-Expected<JitKernel> compile(const ir::Program& program, Precision precision, CodeGen codegen) {
+Expected<JitKernel> compile(const ir::Program& program, Precision precision, CodeGen codegen,
+                            InputColumns inputs) {
     try {
-        return cache().get_or_compile(program, precision, codegen);
+        return cache().get_or_compile(program, {precision, codegen, inputs});
     } catch (const std::exception& error) {
         return failure(ErrorKind::kBackend,
                        std::string("jit: compilation failed: ") + error.what());
@@ -348,9 +359,9 @@ Expected<JitKernel> compile(const ir::Program& program, Precision precision, Cod
 }
 
 Expected<JitKernel> compile_uncached(const ir::Program& program, Precision precision,
-                                     CodeGen codegen) {
+                                     CodeGen codegen, InputColumns inputs) {
     try {
-        return compile_now(program, precision, codegen);
+        return compile_now(program, precision, codegen, inputs);
     } catch (const std::exception& error) {
         return failure(ErrorKind::kBackend,
                        std::string("jit: compilation failed: ") + error.what());

@@ -591,6 +591,62 @@ TEST(JitKernels, FastCodeGenComputesTheSameBits) {
     }
 }
 
+// Float input columns (an f32 event cache): an f32 kernel reading them gives the bits it gives
+// on double columns, which it rounds on load; an f64 kernel widens them exactly.
+TEST(JitKernels, FloatInputColumnsGiveTheBitsOfRoundedDoubleColumns) {
+    for (std::uint64_t seed = 300; seed < 312; ++seed) {
+        SCOPED_TRACE(testing::numbered("seed ", seed));
+        Random random(seed);
+        testing::RandomProgramOptions options;
+        options.instructions = 30 + random.below(120);
+        options.real_inputs = 1 + random.below(3);
+        options.complex_inputs = 1 + random.below(3);
+        const ir::Program program =
+            seed == 300 ? coherent_sum(7) : testing::random_program(random, options);
+        const auto params = random_params(random, program.parameter_count);
+        constexpr std::size_t kEvents = 45;
+        const SlotValues slots = testing::random_slots(random, program, kEvents);
+        Columns wide(program, slots);
+        std::vector<AlignedVector<float>> narrow_storage;
+        std::vector<const float*> narrow;
+        for (auto& column : wide.storage) {
+            AlignedVector<float> rounded(column.begin(), column.end());
+            // The double columns now hold exactly the float values.
+            std::copy(rounded.begin(), rounded.end(), column.begin());
+            narrow_storage.push_back(std::move(rounded));
+        }
+        for (const auto& column : narrow_storage) {
+            narrow.push_back(column.data());
+        }
+        for (const Precision precision : {Precision::kF32, Precision::kF64}) {
+            auto from_double = compile(program, precision);
+            auto from_float =
+                compile(program, precision, CodeGen::kOptimized, InputColumns::kFloat);
+            ASSERT_TRUE(from_double.has_value()) << from_double.error().message;
+            ASSERT_TRUE(from_float.has_value()) << from_float.error().message;
+            EXPECT_FALSE(*from_double == *from_float);  // cached separately
+            EXPECT_EQ(from_float->input_columns(), InputColumns::kFloat);
+            Outputs a(program, kEvents);
+            Outputs b(program, kEvents);
+            from_double->run(params.data(), wide.pointers.data(), a.pointers.data(), 0, kEvents);
+            from_float->run(params.data(), narrow.data(), b.pointers.data(), 0, kEvents);
+            for (std::size_t out = 0; out < program.outputs.size(); ++out) {
+                for (std::size_t e = 0; e < kEvents; ++e) {
+                    const Complex x = a.value(out, e);
+                    const Complex y = b.value(out, e);
+                    const auto same = [](double u, double v) {
+                        return (std::isnan(u) && std::isnan(v)) ||
+                               (u == v && std::signbit(u) == std::signbit(v));
+                    };
+                    ASSERT_TRUE(same(x.real(), y.real()) && same(x.imag(), y.imag()))
+                        << precision_name(precision) << " output " << out << " event " << e << ": "
+                        << x << " vs " << y;
+                }
+            }
+        }
+    }
+}
+
 TEST(JitKernels, ThreadsRunOneKernelOnDisjointRanges) {
     const ir::Program program = coherent_sum(4);
     auto kernel = compile(program, Precision::kF64);

@@ -107,7 +107,8 @@ private:
     llvm::PointerType* ptr_;
 
     llvm::Function* fn_ = nullptr;
-    bool fold_tail_ = false;  // ask the vectoriser for masked tail iterations (see run())
+    bool fold_tail_ = false;     // ask the vectoriser for masked tail iterations (see run())
+    bool float_inputs_ = false;  // input columns hold float (LowerOptions::inputs)
     llvm::BasicBlock* entry_ = nullptr;
     llvm::Value* index_ = nullptr;  // the event index inside the loop
     std::vector<llvm::Value*> input_columns_;
@@ -124,6 +125,7 @@ private:
 };
 
 Expected<void> Lowerer::run(const LowerOptions& options) {
+    float_inputs_ = options.inputs == InputColumns::kFloat;
     begin_function(options);
     load_column_pointers();
     make_alias_scopes();
@@ -288,11 +290,16 @@ const Value& Lowerer::use(ir::ValueId id) {
 }
 
 llvm::Value* Lowerer::load_column(llvm::Value* column) {
-    llvm::Value* address = b_.CreateInBoundsGEP(f64_, column, index_);
-    llvm::LoadInst* load = b_.CreateAlignedLoad(f64_, address, llvm::MaybeAlign(8));
+    llvm::Type* stored = float_inputs_ ? b_.getFloatTy() : f64_;
+    llvm::Value* address = b_.CreateInBoundsGEP(stored, column, index_);
+    llvm::LoadInst* load =
+        b_.CreateAlignedLoad(stored, address, llvm::MaybeAlign(float_inputs_ ? 4 : 8));
     load->setMetadata(llvm::LLVMContext::MD_alias_scope, input_scope_);
     load->setMetadata(llvm::LLVMContext::MD_noalias, input_noalias_);
-    return narrow(load);
+    if (stored == fty_) {
+        return load;
+    }
+    return float_inputs_ ? b_.CreateFPExt(load, fty_) : b_.CreateFPTrunc(load, fty_);
 }
 
 void Lowerer::store_outputs() {

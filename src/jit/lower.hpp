@@ -18,6 +18,7 @@ struct LowerOptions {
     std::string function_name;  ///< the symbol the kernel is looked up by
     std::string cpu;            ///< "target-cpu" attribute (empty: the module default)
     std::string features;       ///< "target-features" attribute
+    InputColumns inputs = InputColumns::kDouble;  ///< what the input column pointers hold
 };
 
 /// Appends the kernel for a validated `program` to `module`: invariant instructions at function

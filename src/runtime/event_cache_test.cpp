@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <laddu/base/error.hpp>
+#include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/runtime/event_cache.hpp>
 #include <laddu/runtime/thread_pool.hpp>
@@ -162,6 +164,109 @@ TEST(EventCache, MutableAccessorsCheckSlots) {
     cache.mutable_weights()[0] = 5.0;
     cache.refresh_sum_weights();
     EXPECT_EQ(cache.sum_weights(), 7.0);
+}
+
+TEST(EventCache, FloatStorageHoldsTheDoubleColumnsRoundedOnce) {
+    std::vector<double> x(5000);
+    std::vector<double> w(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = 0.37 * static_cast<double>(i) - 400.0;
+        w[i] = 0.5 + 0.25 * std::cos(static_cast<double>(i));
+    }
+    const std::vector<std::span<const double>> columns{x};
+    ThreadPool pool(2);
+    const EventCache wide =
+        EventCache::build(precompute_program(), evaluate_program(), columns, w, nullptr);
+    for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+        const EventCache narrow = EventCache::build(precompute_program(), evaluate_program(),
+                                                    columns, w, p, interp::Precision::kF32);
+        EXPECT_EQ(narrow.storage(), interp::Precision::kF32);
+        ASSERT_EQ(narrow.events(), x.size());
+        const auto a = wide.view();
+        const auto b = narrow.view();
+        EXPECT_EQ(b.columns[0].re, nullptr);
+        EXPECT_EQ(b.columns[1].im32 != nullptr, true);
+        EXPECT_EQ(b.columns[0].im32, nullptr);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            ASSERT_EQ(b.columns[0].re32[i], static_cast<float>(a.columns[0].re[i])) << i;
+            ASSERT_EQ(b.columns[1].re32[i], static_cast<float>(a.columns[1].re[i])) << i;
+            ASSERT_EQ(b.columns[1].im32[i], static_cast<float>(a.columns[1].im[i])) << i;
+        }
+        // Weights stay double.
+        EXPECT_EQ(narrow.sum_weights(), wide.sum_weights());
+        EXPECT_EQ(narrow.weights()[7], w[7]);
+    }
+    // Half the column bytes: weight 8 + Real 4 + Complex 8 per event.
+    const ir::Program evaluate = evaluate_program();
+    const auto f32 = interp::Precision::kF32;
+    EXPECT_EQ(EventCache::memory_estimate(evaluate, 1, f32) -
+                  EventCache::memory_estimate(evaluate, 0, f32),
+              8U + 4U + 8U);
+    EXPECT_EQ(EventCache::allocate(evaluate, 2, f32).resident_bytes(), 2 * (8U + 4U + 8U));
+}
+
+TEST(EventCache, FloatColumnsGiveAnF32ProgramTheSameBitsAndAnF64ProgramAnError) {
+    std::vector<double> x(700);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = std::sqrt(static_cast<double>(i) + 0.1);
+    }
+    const std::vector<std::span<const double>> columns{x};
+    const EventCache wide =
+        EventCache::build(precompute_program(), evaluate_program(), columns, {});
+    const EventCache narrow = EventCache::build(precompute_program(), evaluate_program(), columns,
+                                                {}, nullptr, interp::Precision::kF32);
+    const auto f32 = interp::Interpreter::prepare(evaluate_program(), interp::Precision::kF32);
+    const std::vector<double> params{0.3};
+    for (const std::size_t row : {0U, 1U, 257U, 699U}) {
+        EXPECT_EQ(f32.evaluate_row(params, narrow.view(), row),
+                  f32.evaluate_row(params, wide.view(), row))
+            << row;
+    }
+    const auto f64 = interp::Interpreter::prepare(evaluate_program(), interp::Precision::kF64);
+    expect_error<DataError>([&] { f64.check_inputs(narrow.view()); },
+                            "input column 0 ('x2') is stored in float");
+}
+
+TEST(EventCache, PlaceAssemblesWindowsAndChecksWhatItIsGiven) {
+    std::vector<double> x(3000);
+    std::vector<double> w(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = 0.01 * static_cast<double>(i);
+        w[i] = 1.0 + static_cast<double>(i % 3);
+    }
+    for (const auto storage : {interp::Precision::kF64, interp::Precision::kF32}) {
+        const EventCache whole =
+            EventCache::build(precompute_program(), evaluate_program(),
+                              std::vector<std::span<const double>>{x}, w, nullptr, storage);
+        EventCache full = EventCache::allocate(evaluate_program(), x.size(), storage);
+        for (const std::size_t first : {2000U, 0U, 1000U}) {
+            const std::span<const double> xs(x.data() + first, 1000);
+            const std::span<const double> ws(w.data() + first, 1000);
+            full.place(EventCache::build(precompute_program(), evaluate_program(),
+                                         std::vector<std::span<const double>>{xs}, ws, nullptr,
+                                         storage),
+                       first);
+        }
+        full.refresh_sum_weights();
+        EXPECT_EQ(full.sum_weights(), whole.sum_weights());
+        const auto a = whole.view();
+        const auto b = full.view();
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (storage == interp::Precision::kF32) {
+                ASSERT_EQ(b.columns[1].im32[i], a.columns[1].im32[i]) << i;
+            } else {
+                ASSERT_EQ(b.columns[1].im[i], a.columns[1].im[i]) << i;
+            }
+        }
+        const EventCache other = EventCache::allocate(
+            evaluate_program(), 10,
+            storage == interp::Precision::kF32 ? interp::Precision::kF64 : interp::Precision::kF32);
+        expect_error<DataError>([&] { full.place(other, 0); }, "cannot place a cache part");
+        expect_error<DataError>([&] { full.place(whole, 1); },
+                                "does not fit at event 1 of a cache of 3000 events");
+    }
+    EventCache narrow = EventCache::allocate(evaluate_program(), 3, interp::Precision::kF32);
+    expect_error<DataError>([&] { (void)narrow.mutable_re(0); }, "a float event cache");
 }
 
 }  // namespace

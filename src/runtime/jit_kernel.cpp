@@ -3,6 +3,7 @@
 #if LADDU_HAVE_JIT
 #include "jit_kernel.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,13 +27,6 @@ public:
              std::span<const interp::OutputColumn> out) override {
         // The kernel indexes columns by event; pointers advanced by `begin` make this range
         // start at 0, so outputs land at [0, count).
-        input_pointers_.clear();
-        for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
-            input_pointers_.push_back(inputs.columns[slot].re + begin);
-            if (program_.inputs[slot].kind == ir::ValueKind::kComplex) {
-                input_pointers_.push_back(inputs.columns[slot].im + begin);
-            }
-        }
         output_pointers_.clear();
         scratch_.resize(count);
         for (std::size_t j = 0; j < program_.outputs.size(); ++j) {
@@ -42,15 +36,72 @@ public:
                 output_pointers_.push_back(out[j].im != nullptr ? out[j].im : scratch_.data());
             }
         }
-        kernel_.run(params_.data(), input_pointers_.data(), output_pointers_.data(), 0,
-                    static_cast<std::int64_t>(count));
+        const auto n = static_cast<std::int64_t>(count);
+        if (kernel_.input_columns() == jit::InputColumns::kFloat) {
+            kernel_.run(params_.data(), float_pointers(inputs, begin, count).data(),
+                        output_pointers_.data(), 0, n);
+            return;
+        }
+        double_pointers_.clear();
+        for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
+            const interp::InputColumn& column = inputs.columns[slot];
+            if (column.is_f32()) {
+                throw InternalError("an f64 JIT kernel was given a float event cache");
+            }
+            double_pointers_.push_back(column.re + begin);
+            if (program_.inputs[slot].kind == ir::ValueKind::kComplex) {
+                double_pointers_.push_back(column.im + begin);
+            }
+        }
+        kernel_.run(params_.data(), double_pointers_.data(), output_pointers_.data(), 0, n);
     }
 
 private:
+    // The float columns of [begin, begin + count): the cache's own when it is stored in float
+    // (the runtime's f32 caches), else double columns rounded here, which is what the kernel
+    // would do to each loaded value, so the bits are the same.
+    std::span<const float* const> float_pointers(const interp::ColumnView& inputs,
+                                                 std::size_t begin, std::size_t count) {
+        float_pointers_.clear();
+        converted_.clear();
+        for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
+            if (!inputs.columns[slot].is_f32()) {
+                const std::size_t parts =
+                    program_.inputs[slot].kind == ir::ValueKind::kComplex ? 2 : 1;
+                converted_.resize(converted_.size() + parts * count);
+            }
+        }
+        std::size_t at = 0;
+        const auto round = [&](const double* column) {
+            float* to = converted_.data() + at;
+            std::copy_n(column + begin, count, to);
+            at += count;
+            return static_cast<const float*>(to);
+        };
+        for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
+            const interp::InputColumn& column = inputs.columns[slot];
+            const bool complex = program_.inputs[slot].kind == ir::ValueKind::kComplex;
+            if (column.is_f32()) {
+                float_pointers_.push_back(column.re32 + begin);
+                if (complex) {
+                    float_pointers_.push_back(column.im32 + begin);
+                }
+            } else {
+                float_pointers_.push_back(round(column.re));
+                if (complex) {
+                    float_pointers_.push_back(round(column.im));
+                }
+            }
+        }
+        return float_pointers_;
+    }
+
     const jit::JitKernel& kernel_;
     const ir::Program& program_;
     std::vector<double> params_;
-    std::vector<const double*> input_pointers_;
+    std::vector<const double*> double_pointers_;
+    std::vector<const float*> float_pointers_;
+    std::vector<float> converted_;
     std::vector<double*> output_pointers_;
     std::vector<double> scratch_;
 };
@@ -84,8 +135,11 @@ private:
 
 Expected<std::shared_ptr<const ChunkKernel>> make_jit_kernel(const ir::Program& program,
                                                              Precision precision) {
+    // f32 runs keep their event cache in float (EventCache::storage), so f32 kernels read float.
+    const bool f32 = precision == Precision::kF32;
     Expected<jit::JitKernel> kernel = jit::compile(
-        program, precision == Precision::kF32 ? jit::Precision::kF32 : jit::Precision::kF64);
+        program, f32 ? jit::Precision::kF32 : jit::Precision::kF64, jit::CodeGen::kOptimized,
+        f32 ? jit::InputColumns::kFloat : jit::InputColumns::kDouble);
     if (!kernel) {
         return kernel.error();
     }

@@ -51,21 +51,11 @@ EventCache PreparedModel::State::build_resident(std::size_t read_window) const {
         std::optional<EventCache> whole;
         windows->for_each(std::max(windows->local_events(), std::size_t{1}),
                           [&](const EventWindow& window) { whole.emplace(build_cache(window)); });
-        return whole ? std::move(*whole) : EventCache::allocate(evaluate, 0);
+        return whole ? std::move(*whole) : EventCache::allocate(evaluate, 0, execution.precision);
     }
-    EventCache full = EventCache::allocate(evaluate, windows->local_events());
+    EventCache full = EventCache::allocate(evaluate, windows->local_events(), execution.precision);
     windows->for_each(read_window, [&](const EventWindow& window) {
-        const EventCache part = build_cache(window);
-        const auto offset = static_cast<std::ptrdiff_t>(window.first_chunk * kReductionChunk);
-        for (std::size_t slot = 0; slot < part.slot_count(); ++slot) {
-            const interp::InputColumn column = part.view().columns[slot];
-            std::copy_n(column.re, part.events(), full.mutable_re(slot).begin() + offset);
-            if (part.kind(slot) == ir::ValueKind::kComplex) {
-                std::copy_n(column.im, part.events(), full.mutable_im(slot).begin() + offset);
-            }
-        }
-        std::copy(part.weights().begin(), part.weights().end(),
-                  full.mutable_weights().begin() + offset);
+        full.place(build_cache(window), window.first_chunk * kReductionChunk);
     });
     full.refresh_sum_weights();
     return full;
@@ -101,9 +91,12 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
         memory.events = events;
         memory.requested = data.policy();
         memory.budget_bytes = execution.memory.resolve();
-        memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events);
-        const std::size_t cache_fixed = EventCache::memory_estimate(model.evaluate, 0);
-        memory.cache_bytes_per_event = EventCache::memory_estimate(model.evaluate, 1) - cache_fixed;
+        // f32 runs keep the cache in float (the same bits, half the bytes; event_cache.hpp).
+        const Precision storage = execution.precision;
+        memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events, storage);
+        const std::size_t cache_fixed = EventCache::memory_estimate(model.evaluate, 0, storage);
+        memory.cache_bytes_per_event =
+            EventCache::memory_estimate(model.evaluate, 1, storage) - cache_fixed;
         memory.source_bytes_per_event = windows.source_bytes_per_event();
         const StoragePlan plan = plan_storage(
             data.policy(), cache_fixed, memory.cache_bytes_per_event, memory.source_bytes_per_event,

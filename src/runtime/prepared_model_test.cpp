@@ -200,6 +200,28 @@ TEST_F(PreparedModelTest, TheJitPolicyPicksTheBackendAndTheJitAgreesBitForBit) {
     }
 }
 
+TEST_F(PreparedModelTest, F32JitAndInterpreterAgreeBitForBitOnTheFloatCache) {
+    Execution off = with_threads(2);
+    off.precision = Precision::kF32;
+    off.jit = JitPolicy::kDisabled;
+    const auto interpreted = PreparedModel::prepare(compiled_, dataset_, off);
+    Execution on = off;
+    on.jit = JitPolicy::kEnabled;
+    try {
+        const auto jitted = PreparedModel::prepare(compiled_, dataset_, on);
+        EXPECT_EQ(jitted.backend(), "jit");
+        EXPECT_EQ(jitted.reduce(params_, ReductionTransform::kLogPositiveReal),
+                  interpreted.reduce(params_, ReductionTransform::kLogPositiveReal));
+        EXPECT_EQ(jitted.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal),
+                  interpreted.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal));
+        EXPECT_EQ(jitted.evaluate(params_), interpreted.evaluate(params_));
+        EXPECT_EQ(jitted.evaluate_row(params_, 4097), interpreted.evaluate_row(params_, 4097));
+    } catch (const BackendError& error) {
+        EXPECT_NE(std::string(error.what()).find("without LLVM"), std::string::npos)
+            << error.what();
+    }
+}
+
 TEST_F(PreparedModelTest, EvaluateRowOutOfRangeIsADataError) {
     const auto prepared = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
     EXPECT_THROW((void)prepared.evaluate_row(params_, kEvents), DataError);

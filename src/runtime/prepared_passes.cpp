@@ -12,9 +12,10 @@ namespace laddu::runtime {
 
 EventCache PreparedModel::State::build_cache(const EventWindow& window) const {
     if (has_precompute) {
-        return EventCache::build(precompute, evaluate, window.columns, window.weights, pool.get());
+        return EventCache::build(precompute, evaluate, window.columns, window.weights, pool.get(),
+                                 execution.precision);
     }
-    EventCache built = EventCache::allocate(evaluate, window.events);
+    EventCache built = EventCache::allocate(evaluate, window.events, execution.precision);
     std::copy(window.weights.begin(), window.weights.end(), built.mutable_weights().begin());
     built.refresh_sum_weights();
     return built;

@@ -194,6 +194,41 @@ TEST_F(StreamingTest, StreamedSourcesReChunkTheirBatchesIntoChunkAlignedWindows)
     std::filesystem::remove(path);
 }
 
+// f32 runs keep a float cache: half the column bytes, and the same bits whether the cache is
+// resident, streamed in windows or assembled from a source's batches (EventCache::place).
+TEST_F(StreamingTest, F32CachesAreFloatAndBitIdenticalResidentStreamedAndAssembled) {
+    const auto f32 = [](std::size_t threads, std::size_t budget = 0) {
+        Execution e = with_threads(threads, budget);
+        e.precision = Precision::kF32;
+        return e;
+    };
+    const auto wide = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
+    const auto resident = PreparedModel::prepare(compiled_, dataset_, f32(1));
+    const std::size_t wide_columns = wide.memory_report().cache_bytes_per_event - sizeof(double);
+    EXPECT_EQ(resident.memory_report().cache_bytes_per_event - sizeof(double), wide_columns / 2);
+    const Results expected = run(resident, params_);
+    // Single precision: close to the f64 values, not equal.
+    EXPECT_NEAR(expected.log, run(wide, params_).log, 1e-5 * std::abs(expected.log));
+    std::vector<data::EventBatch> batches;
+    for (std::size_t begin = 0; begin < kEvents; begin += 3001) {
+        batches.push_back(
+            dataset_.batch().slice(begin, std::min<std::size_t>(3001, kEvents - begin)));
+    }
+    auto source = std::make_shared<data::MemorySource>(dataset_.batch().schema_ptr(), batches);
+    const std::size_t budget = budget_for_windows(2);
+    for (const std::size_t threads : {1U, 2U}) {
+        const auto streaming = PreparedModel::prepare(
+            compiled_, EventData::from_source(source, MemoryPolicy::kStreaming),
+            f32(threads, budget));
+        EXPECT_FALSE(streaming.is_resident());
+        EXPECT_EQ(run(streaming, params_), expected) << threads << " threads, streaming";
+        const auto assembled =
+            PreparedModel::prepare(compiled_, EventData::from_source(source), f32(threads));
+        EXPECT_TRUE(assembled.is_resident());
+        EXPECT_EQ(run(assembled, params_), expected) << threads << " threads, assembled";
+    }
+}
+
 TEST_F(StreamingTest, FastestStreamsWhenTheCacheDoesNotFitAndResidentRefuses) {
     const std::size_t budget = budget_for_windows(1);
     const auto fastest = PreparedModel::prepare(compiled_, dataset_, with_threads(1, budget));

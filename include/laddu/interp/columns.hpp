@@ -11,9 +11,19 @@
 namespace laddu::interp {
 
 /// One input column: `re[event]` and, for a Complex slot, `im[event]` (nullptr for Real).
+///
+/// A column may instead be stored in float (`re32`, `im32`, with `re` and `im` nullptr): an
+/// f32 cache holds half the bytes, and f32 programs round what they load to float anyway, so
+/// they give the same bits from either. Only f32 programs read float columns
+/// (Interpreter::check_inputs rejects them for f64).
 struct InputColumn {
     const double* re = nullptr;
     const double* im = nullptr;
+    const float* re32 = nullptr;
+    const float* im32 = nullptr;
+
+    /// True when the column is stored in float.
+    [[nodiscard]] bool is_f32() const noexcept { return re32 != nullptr; }
 };
 
 /// The input columns of a program, one per input slot in slot order, each holding `events`

@@ -43,6 +43,14 @@ enum class CodeGen : std::uint8_t {
                  ///< sets where compile latency dominates
 };
 
+/// The type of the input columns a kernel reads. Double columns suit any precision; float
+/// columns (an f32 event cache, half the bytes per event) give an f32 kernel the same bits, since
+/// it rounds every loaded value to float anyway; an f64 kernel widens them.
+enum class InputColumns : std::uint8_t {
+    kDouble,  ///< `inputs` holds `const double*` columns (the default)
+    kFloat,   ///< `inputs` holds `const float*` columns: use the run() overload that takes them
+};
+
 /// The name of a precision ("f64", "f32").
 [[nodiscard]] const char* precision_name(Precision precision) noexcept;
 
@@ -75,11 +83,23 @@ public:
         fn_(params, inputs, outputs, begin, end);
     }
 
+    /// run() for a kernel compiled with InputColumns::kFloat: `inputs` are float columns, in the
+    /// same layout. (The generated code reads the pointers as what it was compiled for; this
+    /// overload only spares the caller the cast.)
+    void run(const double* params, const float* const* inputs, double* const* outputs,
+             std::int64_t begin, std::int64_t end) const noexcept {
+        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): one pointer ABI for both
+        fn_(params, reinterpret_cast<const double* const*>(inputs), outputs, begin, end);
+    }
+
     /// The raw function pointer (valid while this kernel or a copy of it lives).
     [[nodiscard]] KernelFn function() const noexcept { return fn_; }
 
     /// The precision the kernel computes in.
     [[nodiscard]] Precision precision() const noexcept { return precision_; }
+
+    /// The type of input columns the kernel reads.
+    [[nodiscard]] InputColumns input_columns() const noexcept { return input_columns_; }
 
     /// Seconds spent lowering, optimising and generating code for this kernel (on a cache hit:
     /// the time of the original compilation).
@@ -114,6 +134,7 @@ private:
     std::shared_ptr<const JitModule> module_;
     KernelFn fn_ = nullptr;
     Precision precision_ = Precision::kF64;
+    InputColumns input_columns_ = InputColumns::kDouble;
     double compile_seconds_ = 0.0;
     std::size_t input_pointers_ = 0;
     std::size_t output_pointers_ = 0;
@@ -121,17 +142,20 @@ private:
     bool vectorized_ = false;
 };
 
-/// Compiles `program` for `precision`, or returns the kernel compiled earlier in this process for
-/// an equal program, precision and code generation (the cache is keyed by ir::hash and checked
-/// for equality up to names; thread-safe). Fails with ErrorKind::kBackend, never aborting, when
-/// the program is invalid (the message carries ir::validate's reason) or LLVM cannot compile it.
+/// Compiles `program` for `precision` over `inputs` columns, or returns the kernel compiled
+/// earlier in this process for an equal program, precision, code generation and input type (the
+/// cache is keyed by ir::hash and checked for equality up to names; thread-safe). Fails with
+/// ErrorKind::kBackend, never aborting, when the program is invalid (the message carries
+/// ir::validate's reason) or LLVM cannot compile it.
 [[nodiscard]] Expected<JitKernel> compile(const ir::Program& program, Precision precision,
-                                          CodeGen codegen = CodeGen::kOptimized);
+                                          CodeGen codegen = CodeGen::kOptimized,
+                                          InputColumns inputs = InputColumns::kDouble);
 
 /// Like compile() but always compiles afresh and leaves the cache alone (for latency
 /// measurements and tests).
 [[nodiscard]] Expected<JitKernel> compile_uncached(const ir::Program& program, Precision precision,
-                                                   CodeGen codegen = CodeGen::kOptimized);
+                                                   CodeGen codegen = CodeGen::kOptimized,
+                                                   InputColumns inputs = InputColumns::kDouble);
 
 /// The number of kernels in the process-wide compile cache.
 [[nodiscard]] std::size_t cache_size() noexcept;

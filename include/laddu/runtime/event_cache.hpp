@@ -5,6 +5,11 @@
 // input slot of `evaluate`, one 64-byte-aligned column (Real) or two (Complex: re and im), plus
 // the event weights and their compensated sum. It remembers ir::hash(evaluate) so a cache is
 // never read by a program it was not built for.
+//
+// The columns are stored in double, or in float for f32 runs (`storage` kF32): precompute still
+// runs in double and its outputs are rounded once, which is what an f32 program does to each
+// value it loads, so f32 results are the same bits from either storage; the float cache holds
+// half the bytes and the kernels stream half as much memory per pass.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +19,7 @@
 
 #include <laddu/base/aligned.hpp>
 #include <laddu/interp/columns.hpp>
+#include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/program.hpp>
 
 namespace laddu::runtime {
@@ -28,25 +34,26 @@ public:
     /// empty (every weight 1) or one per event. Throws CompileError if precompute's outputs do
     /// not match evaluate's input slots in number and kind, or precompute has parameters;
     /// DataError for malformed inputs or a weight count that differs from inputs.events.
-    /// `pool` (optional) fills blocks in parallel; the result does not depend on it.
-    [[nodiscard]] static EventCache build(const ir::Program& precompute,
-                                          const ir::Program& evaluate,
-                                          const interp::ColumnView& inputs,
-                                          std::span<const double> weights,
-                                          ThreadPool* pool = nullptr);
+    /// `pool` (optional) fills blocks in parallel; the result does not depend on it. `storage`
+    /// is the type the columns are kept in (weights are always double).
+    [[nodiscard]] static EventCache
+    build(const ir::Program& precompute, const ir::Program& evaluate,
+          const interp::ColumnView& inputs, std::span<const double> weights,
+          ThreadPool* pool = nullptr, interp::Precision storage = interp::Precision::kF64);
 
     /// build() for Real-only precompute inputs given as one span per input slot (each of the
     /// same length, the event count).
-    [[nodiscard]] static EventCache build(const ir::Program& precompute,
-                                          const ir::Program& evaluate,
-                                          std::span<const std::span<const double>> columns,
-                                          std::span<const double> weights,
-                                          ThreadPool* pool = nullptr);
+    [[nodiscard]] static EventCache
+    build(const ir::Program& precompute, const ir::Program& evaluate,
+          std::span<const std::span<const double>> columns, std::span<const double> weights,
+          ThreadPool* pool = nullptr, interp::Precision storage = interp::Precision::kF64);
 
     /// A zero-filled cache for `evaluate` over `events` events with unit weights, to be filled
     /// through mutable_re()/mutable_im()/mutable_weights() (tests, benchmarks, loaders that
     /// compute cache columns themselves). Call refresh_sum_weights() after changing weights.
-    [[nodiscard]] static EventCache allocate(const ir::Program& evaluate, std::size_t events);
+    /// A float cache (`storage` kF32) is filled through place() only.
+    [[nodiscard]] static EventCache allocate(const ir::Program& evaluate, std::size_t events,
+                                             interp::Precision storage = interp::Precision::kF64);
 
     /// The number of events.
     [[nodiscard]] std::size_t events() const noexcept { return events_; }
@@ -56,6 +63,9 @@ public:
 
     /// The kind of cache column `slot` (Real or Complex).
     [[nodiscard]] ir::ValueKind kind(std::size_t slot) const { return kinds_.at(slot); }
+
+    /// The type the columns are stored in.
+    [[nodiscard]] interp::Precision storage() const noexcept { return storage_; }
 
     /// The number of cache slots (evaluate's input slots).
     [[nodiscard]] std::size_t slot_count() const noexcept { return kinds_.size(); }
@@ -72,7 +82,13 @@ public:
     /// Throws DataError if this cache was built for a program other than `evaluate`.
     void check_program(const ir::Program& evaluate) const;
 
-    /// Writable real parts (or values, for a Real slot) of cache column `slot`.
+    /// Copies `part`'s columns and weights to events [first_event, first_event + part.events())
+    /// of this cache (assembling a cache from windows). Throws DataError if `part` was built for
+    /// another program or storage type or does not fit. Call refresh_sum_weights() after.
+    void place(const EventCache& part, std::size_t first_event);
+
+    /// Writable real parts (or values, for a Real slot) of cache column `slot` (DataError for
+    /// a float cache).
     [[nodiscard]] std::span<double> mutable_re(std::size_t slot);
 
     /// Writable imaginary parts of Complex cache column `slot` (DataError for a Real slot).
@@ -85,13 +101,15 @@ public:
     void refresh_sum_weights() noexcept;
 
     /// Bytes held by the columns and weights (reserved capacity): 8 per event for a Real slot,
-    /// 16 for a Complex one, 8 for the weight.
+    /// 16 for a Complex one (half that in float), 8 for the weight.
     [[nodiscard]] std::size_t resident_bytes() const noexcept;
 
     /// The bytes a cache for `evaluate` over `events` events takes: a fixed part (this object
-    /// and its per-slot bookkeeping) plus events × (8 + Σ_slots {Real 8, Complex 16}); saturates.
-    [[nodiscard]] static std::size_t memory_estimate(const ir::Program& evaluate,
-                                                     std::size_t events) noexcept;
+    /// and its per-slot bookkeeping) plus events × (8 + Σ_slots {Real 8, Complex 16}), the
+    /// slot bytes halved for float storage; saturates.
+    [[nodiscard]] static std::size_t
+    memory_estimate(const ir::Program& evaluate, std::size_t events,
+                    interp::Precision storage = interp::Precision::kF64) noexcept;
 
     EventCache(EventCache&&) noexcept = default;
     EventCache& operator=(EventCache&&) noexcept = default;
@@ -105,9 +123,13 @@ private:
 
     std::size_t events_ = 0;
     std::uint64_t program_hash_ = 0;
+    interp::Precision storage_ = interp::Precision::kF64;
     std::vector<ir::ValueKind> kinds_;
+    // One of the two pairs holds the columns, by storage_; the other's vectors are empty.
     std::vector<AlignedVector<double>> re_;
     std::vector<AlignedVector<double>> im_;  ///< empty for Real slots
+    std::vector<AlignedVector<float>> re32_;
+    std::vector<AlignedVector<float>> im32_;  ///< empty for Real slots
     std::vector<interp::InputColumn> columns_;
     AlignedVector<double> weights_;
     double sum_weights_ = 0.0;
