@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -73,6 +74,19 @@ struct ChunkWorker {
 /// more than one worker is given; each worker binds the kernel to `params` once.
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
                     ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn);
+
+/// An event whose value a reduction transform cannot take.
+struct BadValue {
+    std::size_t event = 0;
+    double value = 0.0;
+};
+
+/// The first of `values` (events first_event, first_event + 1, ...) that `transform` cannot
+/// take: under kPositiveReal and kLogPositiveReal, one that is not finite and positive; nullopt
+/// when there is none (always, under kReal).
+[[nodiscard]] std::optional<BadValue> first_bad_value(ReductionTransform transform,
+                                                      std::span<const double> values,
+                                                      std::size_t first_event) noexcept;
 
 /// Throws the EvaluationError of a value `transform` cannot take, naming the event.
 [[noreturn]] void throw_bad_value(ReductionTransform transform, double value, std::size_t event);

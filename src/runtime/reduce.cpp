@@ -18,12 +18,6 @@ namespace detail {
 
 namespace {
 
-// The first failing event of a chunk.
-struct BadValue {
-    std::size_t event = 0;
-    double value = 0.0;
-};
-
 struct ChunkResult {
     double partial = 0.0;
     std::optional<BadValue> bad;
@@ -38,13 +32,8 @@ std::size_t chunk_count(std::size_t events) {
 template <ReductionTransform kTransform>
 ChunkResult reduce_values(std::span<const double> values, std::span<const double> weights,
                           std::size_t first_event, bool f32) {
-    if constexpr (kTransform != ReductionTransform::kReal) {
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            const double v = values[i];
-            if (!(std::isfinite(v) && v > 0.0)) {
-                return ChunkResult{0.0, BadValue{first_event + i, v}};
-            }
-        }
+    if (const std::optional<BadValue> bad = first_bad_value(kTransform, values, first_event)) {
+        return ChunkResult{0.0, bad};
     }
     LaneSum sum;
     if constexpr (kTransform != ReductionTransform::kLogPositiveReal) {
@@ -118,6 +107,20 @@ void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, s
     }
     pool->parallel_for_chunks(
         n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workers[worker]); });
+}
+
+std::optional<BadValue> first_bad_value(ReductionTransform transform,
+                                        std::span<const double> values,
+                                        std::size_t first_event) noexcept {
+    if (transform == ReductionTransform::kReal) {
+        return std::nullopt;
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!(std::isfinite(values[i]) && values[i] > 0.0)) {
+            return BadValue{first_event + i, values[i]};
+        }
+    }
+    return std::nullopt;
 }
 
 void throw_bad_value(ReductionTransform transform, double value, std::size_t event) {

@@ -17,11 +17,6 @@ namespace detail {
 
 namespace {
 
-struct BadValue {
-    std::size_t event = 0;
-    double value = 0.0;
-};
-
 struct ChunkResult {
     double value = 0.0;
     std::vector<double> gradient;
@@ -53,64 +48,49 @@ void check_gradient_program(const ir::Program& program, const EventCache& cache)
     }
 }
 
-// Σ w T(v) and Σ w T'(v) ∂v/∂θ_k over the events of one chunk, each in LaneSum's lanes. The
-// chunk's events may arrive in several ranges (the sums do not depend on how they are split).
-class GradientSums {
-public:
-    GradientSums(std::size_t parameters, ReductionTransform transform)
-        : gradient_(parameters), transform_(transform) {}
-
-    // Adds `count` events whose output j of event i is at columns[j * count + i]. Returns the
-    // first event whose value the transform cannot take, instead of adding anything.
-    std::optional<BadValue> push(std::span<const double> columns, std::size_t count,
-                                 std::span<const double> weights, std::size_t first_event) {
-        const std::span<const double> values = columns.first(count);
-        if (transform_ != ReductionTransform::kReal) {
-            for (std::size_t i = 0; i < count; ++i) {
-                const double v = values[i];
-                if (!(std::isfinite(v) && v > 0.0)) {
-                    return BadValue{first_event + i, v};
-                }
-            }
-        }
-        // Column by column over blocks of kTermBlock events: the lane loops vectorise.
-        for (std::size_t begin = 0; begin < count; begin += kTermBlock) {
-            const std::size_t n = std::min(kTermBlock, count - begin);
-            const std::span<const double> w = weights.subspan(begin, n);
-            std::span<const double> scale = w;  // w T'(v), T' = 1 unless T is the log
-            if (transform_ == ReductionTransform::kLogPositiveReal) {
-                for (std::size_t i = 0; i < n; ++i) {
-                    const double v = values[begin + i];
-                    logs_[i] = std::log(v);
-                    scales_[i] = w[i] * (1.0 / v);
-                }
-                value_.push_products(w, std::span<const double>(logs_).first(n));
-                scale = std::span<const double>(scales_).first(n);
-            } else {
-                value_.push_products(w, values.subspan(begin, n));
-            }
-            for (std::size_t k = 0; k < gradient_.size(); ++k) {
-                gradient_[k].push_products(scale, columns.subspan((k + 1) * count + begin, n));
-            }
-        }
-        return std::nullopt;
+// Σ w T(v) and Σ w T'(v) ∂v/∂θ_k over one chunk of `count` events whose output j of event i
+// is at columns[j * count + i], each sum in LaneSum's lanes; or the chunk's first event whose
+// value the transform cannot take.
+ChunkResult sum_gradient_chunk(ReductionTransform transform, std::span<const double> columns,
+                               std::size_t count, std::span<const double> weights,
+                               std::size_t first_event, std::size_t parameters) {
+    const std::span<const double> values = columns.first(count);
+    ChunkResult result;
+    result.bad = first_bad_value(transform, values, first_event);
+    if (result.bad) {
+        return result;
     }
-
-    void finish(ChunkResult& result) const {
-        result.value = value_.finish();
-        result.gradient.resize(gradient_.size());
-        for (std::size_t k = 0; k < gradient_.size(); ++k) {
-            result.gradient[k] = gradient_[k].finish();
+    LaneSum value;
+    std::vector<LaneSum> gradient(parameters);
+    std::array<double, kTermBlock> logs{};
+    std::array<double, kTermBlock> scales{};
+    // Column by column over blocks of kTermBlock events: the lane loops vectorise.
+    for (std::size_t begin = 0; begin < count; begin += kTermBlock) {
+        const std::size_t n = std::min(kTermBlock, count - begin);
+        const std::span<const double> w = weights.subspan(begin, n);
+        std::span<const double> scale = w;  // w T'(v), T' = 1 unless T is the log
+        if (transform == ReductionTransform::kLogPositiveReal) {
+            for (std::size_t i = 0; i < n; ++i) {
+                const double v = values[begin + i];
+                logs[i] = std::log(v);
+                scales[i] = w[i] * (1.0 / v);
+            }
+            value.push_products(w, std::span<const double>(logs).first(n));
+            scale = std::span<const double>(scales).first(n);
+        } else {
+            value.push_products(w, values.subspan(begin, n));
+        }
+        for (std::size_t k = 0; k < parameters; ++k) {
+            gradient[k].push_products(scale, columns.subspan((k + 1) * count + begin, n));
         }
     }
-
-private:
-    LaneSum value_;
-    std::vector<LaneSum> gradient_;
-    ReductionTransform transform_;
-    std::array<double, kTermBlock> logs_{};
-    std::array<double, kTermBlock> scales_{};
-};
+    result.value = value.finish();
+    result.gradient.resize(parameters);
+    for (std::size_t k = 0; k < parameters; ++k) {
+        result.gradient[k] = gradient[k].finish();
+    }
+    return result;
+}
 
 }  // namespace
 
@@ -127,12 +107,9 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
             const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
-            GradientSums sums(parameters, transform);
-            results[chunk].bad =
-                sums.push(c.columns, c.count, cache.weights().subspan(c.begin, c.count), c.begin);
-            if (!results[chunk].bad) {
-                sums.finish(results[chunk]);
-            }
+            results[chunk] =
+                sum_gradient_chunk(transform, c.columns, c.count,
+                                   cache.weights().subspan(c.begin, c.count), c.begin, parameters);
         });
     GradientPartials partials;
     partials.parameters = parameters;
