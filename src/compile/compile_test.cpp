@@ -117,12 +117,21 @@ TEST(CachePlan, ModelsWithoutParametersOrEvents) {
     EXPECT_EQ(testing::run_compiled(constant, {}, {}), std::complex<double>(6.0, 0.0));
 }
 
+// The SolveRow lowering serves solves whose right-hand side is not linear in coefficients;
+// with a linear one collect_coefficients writes the component as Σ_j (M⁻¹)_ij b_j first
+// (CollectCoefficients tests below), so these tests turn that pass off.
+CompileOptions without_collection() {
+    CompileOptions options;
+    options.disabled_passes.insert("collect_coefficients");
+    return options;
+}
+
 TEST(CachePlan, SolveRowCachesOnlyTheNeededInverseRows) {
     const Expr p = expr::parameter("p");
     const Expr q = expr::parameter("q");
     const Expr m = expr::matrix({{kX + 2.0, kY, 0.5}, {kY, 3.0, kX}, {1.0, kX, 4.0}});
     const expr::Model model(expr::norm_sqr(expr::solve(m, expr::vector({p, q, p * q}))[2]));
-    const CompiledModel compiled = compile_model(model);
+    const CompiledModel compiled = compile_model(model, without_collection());
     EXPECT_EQ(compiled.cache_plan.inverse_row_columns(), 3U);  // one row of a 3x3 inverse
     EXPECT_EQ(compiled.cache_plan.complex_columns(), 3U);
     EXPECT_EQ(compiled.report.evaluate_stats.count(ir::OpCode::kSolve), 0U);
@@ -134,8 +143,8 @@ TEST(CachePlan, SolveRowCachesOnlyTheNeededInverseRows) {
 TEST(CachePlan, GoldenIrForTheSolveRowSpecialisation) {
     const Expr p = expr::parameter("p");
     const Expr m = expr::matrix({{kX, 1.0}, {2.0, kY}});
-    const CompiledModel compiled =
-        compile_model(expr::Model(expr::real(expr::solve(m, expr::vector({p, 1.0}))[0])));
+    const CompiledModel compiled = compile_model(
+        expr::Model(expr::real(expr::solve(m, expr::vector({p, 1.0}))[0])), without_collection());
     // Row 0 of M^-1 solves M^T y = e_0; evaluate dots it with the rhs.
     EXPECT_EQ(ir::to_string(compiled.precompute),
               "program: 2 inputs, 0 parameters, 2 outputs\n"
@@ -164,6 +173,48 @@ TEST(CachePlan, GoldenIrForTheSolveRowSpecialisation) {
                                                 "%5 = real.r %4  ; event\n");
 }
 
+TEST(CollectCoefficients, ASolveComponentCostsOneColumnPerCoefficient) {
+    const Expr p = expr::parameter("p");
+    const Expr q = expr::parameter("q");
+    const Expr m = expr::matrix({{kX + 2.0, kY, 0.5}, {kY, 3.0, kX}, {1.0, kX, 4.0}});
+    const expr::Model model(expr::norm_sqr(expr::solve(m, expr::vector({p, q, p * q}))[2]));
+    const CompiledModel compiled = compile_model(model);
+    // (M⁻¹)_20 p + (M⁻¹)_21 q + (M⁻¹)_22 pq: one Complex column per coefficient, read by
+    // plain products (no dot with an inverse row at every evaluation).
+    EXPECT_EQ(compiled.cache_plan.inverse_row_columns(), 0U);
+    EXPECT_EQ(compiled.cache_plan.complex_columns(), 3U);
+    EXPECT_EQ(compiled.report.evaluate_stats.count(ir::OpCode::kDot), 0U);
+    EXPECT_EQ(compiled.report.precompute_stats.count(ir::OpCode::kSolve), 1U);  // the row
+    expect_agreement(model);
+}
+
+TEST(CollectCoefficients, EventFactorsGoIntoASumWithOneUseAndCoefficientsMerge) {
+    const Expr p = expr::parameter("p");
+    const Expr q = expr::parameter("q");
+    // P-vector style: cis(x) · (p y + q sin x) + p x², collected as p (cis(x) y + x²) +
+    // q cis(x) sin x: two Complex columns, where the written form needs cis(x), y, sin x, x².
+    const Expr inner = p * kY + q * expr::sin(kX);
+    const expr::Model model(expr::norm_sqr(expr::cis(kX) * inner + p * kX * kX));
+    const CompiledModel collected = compile_model(model);
+    const CompiledModel written = compile_model(model, without_collection());
+    EXPECT_EQ(collected.cache_plan.columns.size(), 2U);
+    EXPECT_GT(written.cache_plan.columns.size(), 2U);
+    expect_agreement(model);
+}
+
+TEST(CollectCoefficients, ASumWithSeveralUsesIsNotCopiedIntoEach) {
+    const Expr p = expr::parameter("p");
+    const Expr q = expr::parameter("q");
+    // S feeds two different event factors: distributing would cache x y, x sin x, y², y sin x
+    // while y, sin x, x (and y again) are needed anyway by the written form.
+    const Expr s = p * kY + q * expr::sin(kX);
+    const expr::Model model(expr::real(kX * s) + expr::imag(expr::cis(kY) * s));
+    const CompiledModel compiled = compile_model(model);
+    EXPECT_LE(compiled.cache_plan.columns.size(),
+              compile_model(model, without_collection()).cache_plan.columns.size());
+    expect_agreement(model);
+}
+
 TEST(CachePlan, ParameterDependentMatrixSolvesPerEvaluation) {
     const Expr p = expr::parameter("p");
     const Expr m = expr::matrix({{kX + p, kY}, {kY, 3.0}});
@@ -190,17 +241,21 @@ TEST(CachePlan, ReportsTheKmatrixBenchmarkModel) {
     EXPECT_EQ(model.parameters().fixed_indices().size(), 6U);
     const CompiledModel compiled = compile_model(model);
     std::cout << compiled.report.to_string(compiled.cache_plan);
-    // One KKbar row of each of the four distinct K-matrix inverses (5 + 2 + 4 + 3 columns).
-    EXPECT_EQ(compiled.cache_plan.inverse_row_columns(), 14U);
+    // Collected by coefficient (collect_coefficients): one complex column per free pole
+    // coupling plus one for each K-matrix's fixed-coupling part, and the Z_lm factors; the
+    // inverse rows are only inside those columns, so none is cached by itself.
+    EXPECT_EQ(compiled.cache_plan.inverse_row_columns(), 0U);
     // Regression numbers of the current compiler (docs/compile.md): update them deliberately.
-    EXPECT_EQ(compiled.cache_plan.columns.size(), 71U);
-    EXPECT_EQ(compiled.cache_plan.real_columns(), 30U);
-    EXPECT_EQ(compiled.cache_plan.complex_columns(), 41U);
-    EXPECT_EQ(compiled.cache_plan.bytes_per_event(), 896U);
+    // Before collect_coefficients: 71 columns (30 real, 41 complex), 896 bytes per event and
+    // 183 event instructions in evaluate.
+    EXPECT_EQ(compiled.cache_plan.columns.size(), 19U);
+    EXPECT_EQ(compiled.cache_plan.real_columns(), 6U);
+    EXPECT_EQ(compiled.cache_plan.complex_columns(), 13U);
+    EXPECT_EQ(compiled.cache_plan.bytes_per_event(), 256U);
     EXPECT_EQ(compiled.report.evaluate_stats.invariant_count, 53U);
-    EXPECT_EQ(compiled.report.evaluate_stats.event_count, 183U);
-    EXPECT_EQ(compiled.report.precompute_stats.invariant_count, 280U);
-    EXPECT_EQ(compiled.report.precompute_stats.event_count, 733U);
+    EXPECT_EQ(compiled.report.evaluate_stats.event_count, 52U);
+    EXPECT_EQ(compiled.report.precompute_stats.invariant_count, 278U);
+    EXPECT_EQ(compiled.report.precompute_stats.event_count, 797U);
     EXPECT_EQ(compiled.report.evaluate_stats.count(ir::OpCode::kSolve), 0U);
     EXPECT_EQ(compiled.report.precompute_stats.count(ir::OpCode::kSolve), 4U);
 }

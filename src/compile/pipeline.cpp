@@ -12,6 +12,7 @@
 #include "passes/algebraic_simplification.hpp"
 #include "passes/bake_fixed_parameters.hpp"
 #include "passes/canonical_ordering.hpp"
+#include "passes/collect_coefficients.hpp"
 #include "passes/constant_folding.hpp"
 #include "passes/cse.hpp"
 #include "passes/dead_node_removal.hpp"
@@ -93,6 +94,10 @@ expr::Expr run_pipeline(const expr::Expr& source, const CompileOptions& options,
             break;
         }
     }
+
+    // After the loop (simplification would distribute and flatten it again): each coefficient
+    // times one event-only sum, so a K-matrix costs a column per pole, not per pole and channel.
+    e = runner.run("collect_coefficients", e, collect_coefficients);
 
     // After the loop (simplification would flatten it again): event-only operands of mixed
     // sums and products become one node, so they cost one cache column.

@@ -1,0 +1,289 @@
+#include "collect_coefficients.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <laddu/compile/facts.hpp>
+#include <laddu/expr/traversal.hpp>
+
+#include "rewrite_support.hpp"
+
+namespace laddu::compile {
+namespace {
+
+using expr::Expr;
+using expr::NodeKind;
+
+Expr sum_of(std::vector<Expr> terms) {
+    return terms.size() == 1 ? terms.front() : expr::nary_add(std::move(terms));
+}
+
+Expr product_of(std::vector<Expr> factors) {
+    return factors.size() == 1 ? factors.front() : expr::nary_mul(std::move(factors));
+}
+
+// A commutative product's identity: the same factors in any order give one key. Only looked
+// up, never built into the graph (address order is not deterministic from run to run).
+Expr product_key(std::vector<Expr> factors) {
+    std::sort(factors.begin(), factors.end(), [](const Expr& a, const Expr& b) {
+        return std::less<const void*>{}(a.id(), b.id());
+    });
+    return product_of(std::move(factors));
+}
+
+// Σ_k coefficient_k · (Σ terms_k) + Σ rest, coefficients parameter-only, terms event-only.
+class LinearForm {
+public:
+    void add(const Expr& coefficient, const Expr& key, const Expr& term) {
+        auto [it, fresh] = index_.try_emplace(key.id(), coefficients_.size());
+        if (fresh) {
+            keys_.push_back(key);  // keeps the address unique while the map uses it
+            coefficients_.push_back(coefficient);
+            terms_.emplace_back();
+        }
+        terms_[it->second].push_back(term);
+    }
+
+    void add_rest(const Expr& term) { rest_.push_back(term); }
+
+    void append(const LinearForm& other) {
+        distributed_ = distributed_ || other.distributed_;
+        for (std::size_t k = 0; k < other.coefficients_.size(); ++k) {
+            for (const Expr& term : other.terms_[k]) {
+                add(other.coefficients_[k], other.keys_[k], term);
+            }
+        }
+        rest_.insert(rest_.end(), other.rest_.begin(), other.rest_.end());
+    }
+
+    // The form with every coefficient multiplied by the parameter-only `scale` (when not
+    // empty) and every term by the event-only `factors` (when not empty).
+    [[nodiscard]] LinearForm scaled(const std::vector<Expr>& scale,
+                                    const std::vector<Expr>& factors) const {
+        const auto times = [&](const std::vector<Expr>& by, const Expr& x) {
+            std::vector<Expr> all = by;
+            all.push_back(x);
+            return all;
+        };
+        LinearForm out;
+        out.distributed_ = distributed_ || !factors.empty();
+        for (std::size_t k = 0; k < coefficients_.size(); ++k) {
+            const Expr coefficient =
+                scale.empty() ? coefficients_[k] : product_of(times(scale, coefficients_[k]));
+            const Expr key = scale.empty() ? keys_[k] : product_key(times(scale, keys_[k]));
+            for (const Expr& term : terms_[k]) {
+                out.add(coefficient, key,
+                        factors.empty() ? term : product_of(times(factors, term)));
+            }
+        }
+        for (const Expr& term : rest_) {
+            const Expr moved = factors.empty() ? term : product_of(times(factors, term));
+            if (scale.empty()) {
+                out.add_rest(moved);
+            } else {
+                out.add(product_of(scale), product_key(scale), moved);
+            }
+        }
+        return out;
+    }
+
+    // Whether building the form saves anything over the node as written: event-only factors
+    // were distributed into a sum, or a coefficient collects several terms. (Otherwise the
+    // node keeps its own operand order and rounding.)
+    [[nodiscard]] bool collects() const noexcept {
+        return distributed_ || std::any_of(terms_.begin(), terms_.end(),
+                                           [](const auto& terms) { return terms.size() > 1; });
+    }
+
+    [[nodiscard]] Expr build() const {
+        std::vector<Expr> parts;
+        for (std::size_t k = 0; k < coefficients_.size(); ++k) {
+            const Expr sum = sum_of(terms_[k]);
+            parts.push_back(detail::is_constant_equal(sum, 1.0)
+                                ? coefficients_[k]
+                                : expr::nary_mul({coefficients_[k], sum}));
+        }
+        if (!rest_.empty()) {
+            parts.push_back(sum_of(rest_));
+        }
+        return sum_of(std::move(parts));
+    }
+
+private:
+    std::vector<Expr> keys_;
+    std::vector<Expr> coefficients_;
+    std::vector<std::vector<Expr>> terms_;
+    std::vector<Expr> rest_;
+    std::unordered_map<const void*, std::size_t> index_;
+    bool distributed_ = false;
+};
+
+class Collector {
+public:
+    explicit Collector(const Expr& root) : facts_(analyse(root)) {
+        for (const Expr& node : expr::topological_order(root)) {
+            for (const Expr& child : node.children()) {
+                ++uses_[child.id()];
+            }
+        }
+    }
+
+    Expr run(const Expr& root) { return visit(root).expr; }
+
+private:
+    struct Result {
+        Expr expr;
+        std::optional<LinearForm> form;
+    };
+
+    // Children before parents; memoised on the original node (kept alive in the map).
+    const Result& visit(const Expr& e) {
+        if (auto it = memo_.find(e.id()); it != memo_.end()) {
+            return it->second.second;
+        }
+        std::vector<Expr> children;
+        bool changed = false;
+        for (const Expr& child : e.children()) {
+            children.push_back(visit(child).expr);
+            changed = changed || children.back() != child;
+        }
+        Result result{changed ? e.with_children(children) : e, std::nullopt};
+        if (e.value_kind().is_scalar()) {
+            result.form = form_of(e, result.expr);
+            if (result.form && mixed(e) && result.form->collects()) {
+                Expr collected = result.form->build();
+                if (collected.value_kind() != e.value_kind()) {
+                    collected = detail::coerce_to(collected, e.value_kind());
+                }
+                for (const std::string& tag : e.tags()) {
+                    collected = collected.tagged(tag);
+                }
+                result.expr = collected;
+            }
+        }
+        return memo_.emplace(e.id(), std::make_pair(e, std::move(result))).first->second.second;
+    }
+
+    bool mixed(const Expr& e) const {
+        const NodeFacts& f = facts_.of(e);
+        return f.depends_on_parameters && f.depends_on_event;
+    }
+
+    bool parameter_only(const Expr& e) const {
+        const NodeFacts& f = facts_.of(e);
+        return f.depends_on_parameters && !f.depends_on_event;
+    }
+
+    // The linear form of original node `e` (rebuilt as `rebuilt`), or nullopt.
+    std::optional<LinearForm> form_of(const Expr& e, const Expr& rebuilt) {
+        LinearForm form;
+        if (parameter_only(e)) {
+            form.add(rebuilt, rebuilt, expr::constant(1.0));
+            return form;
+        }
+        if (!mixed(e)) {
+            form.add_rest(rebuilt);
+            return form;
+        }
+        if (e.kind() == NodeKind::kNaryAdd) {
+            for (const Expr& child : e.children()) {
+                const Result& c = visit(child);
+                if (!c.form) {
+                    return std::nullopt;
+                }
+                form.append(*c.form);
+            }
+            return form;
+        }
+        if (e.kind() == NodeKind::kComponent) {
+            return solve_component_form(e);
+        }
+        if (e.kind() != NodeKind::kNaryMul) {
+            return std::nullopt;
+        }
+        std::vector<Expr> scale;
+        std::vector<Expr> factors;
+        const Expr* linear = nullptr;
+        for (const Expr& child : e.children()) {
+            const Expr& c = visit(child).expr;
+            if (parameter_only(child)) {
+                scale.push_back(c);
+            } else if (!mixed(child)) {
+                factors.push_back(c);
+            } else if (linear == nullptr) {
+                linear = &child;
+            } else {
+                return std::nullopt;  // a product of two mixed factors is quadratic
+            }
+        }
+        if (linear == nullptr) {
+            form.add(product_of(scale), product_key(scale), product_of(factors));
+            return form;
+        }
+        const Result& inner = visit(*linear);
+        if (!inner.form || (!factors.empty() && uses_[linear->id()] > 1)) {
+            return std::nullopt;
+        }
+        return inner.form->scaled(scale, factors);
+    }
+
+    // solve(M, b)[i] with an event-only M and a literal b: Σ_j (M⁻¹)_ij b_j, where (M⁻¹)_ij is
+    // the event-only solve(M, e_j)[i] (as the normalisation analysis writes it), distributed
+    // into each b_j's terms.
+    std::optional<LinearForm> solve_component_form(const Expr& e) {
+        const Expr& s = e.children()[0];
+        if (s.kind() != NodeKind::kSolve || facts_.of(s.children()[0]).depends_on_parameters ||
+            s.children()[1].kind() != NodeKind::kVector) {
+            return std::nullopt;
+        }
+        const Expr& m = visit(s.children()[0]).expr;
+        const Expr& b = s.children()[1];
+        const std::uint32_t n = m.value_kind().rows;
+        const auto i = static_cast<std::uint32_t>(e.node().index);
+        // Row i of M⁻¹ is the solution of Mᵀ y = e_i: one solve for the whole row when M is a
+        // literal (as lower.cpp's SolveRow does), else column j of M⁻¹ from M x = e_j.
+        const auto unit = [n](std::uint32_t k) {
+            std::vector<Expr> v(n, expr::constant(0.0));
+            v[k] = expr::constant(1.0);
+            return expr::vector(std::move(v));
+        };
+        std::optional<Expr> row;
+        if (m.kind() == NodeKind::kMatrix) {
+            std::vector<Expr> transposed;
+            for (std::uint32_t r = 0; r < n; ++r) {
+                for (std::uint32_t c = 0; c < n; ++c) {
+                    transposed.push_back(m.children()[c * n + r]);
+                }
+            }
+            row = expr::solve(detail::literal_aggregate(m.value_kind(), std::move(transposed)),
+                              unit(i));
+        }
+        LinearForm form;
+        for (std::uint32_t j = 0; j < n; ++j) {
+            const Expr& element = b.children()[j];
+            const Result& part = visit(element);
+            if (!part.form || (mixed(element) && uses_[element.id()] > 1)) {
+                return std::nullopt;
+            }
+            const Expr inverse_element =
+                row ? expr::component(*row, j) : expr::component(expr::solve(m, unit(j)), i);
+            form.append(part.form->scaled({}, {inverse_element}));
+        }
+        return form;
+    }
+
+    GraphFacts facts_;
+    std::unordered_map<const void*, std::size_t> uses_;
+    std::unordered_map<const void*, std::pair<Expr, Result>> memo_;
+};
+
+}  // namespace
+
+expr::Expr collect_coefficients(const expr::Expr& root) {
+    return Collector(root).run(root);
+}
+
+}  // namespace laddu::compile
