@@ -4,6 +4,8 @@
 #include <laddu/base/assert.hpp>
 #include <laddu/compile/normalization.hpp>
 
+#include "passes/rewrite_support.hpp"
+
 namespace laddu::compile {
 namespace {
 
@@ -147,10 +149,8 @@ private:
             if (!part) {
                 return std::nullopt;
             }
-            std::vector<Expr> unit(n, expr::constant(0.0));
-            unit[j] = expr::constant(1.0);
-            const Expr inverse_element = expr::component(
-                expr::solve(m, expr::vector(unit)), static_cast<std::uint32_t>(e.node().index));
+            const Expr inverse_element =
+                detail::inverse_element(m, static_cast<std::uint32_t>(e.node().index), j);
             for (LinearTerm& t : *part) {
                 t.amplitude = t.amplitude ? inverse_element * *t.amplitude : inverse_element;
                 sum.push_back(t);

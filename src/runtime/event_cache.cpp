@@ -202,14 +202,18 @@ void EventCache::place(const EventCache& part, std::size_t first_event) {
     std::copy(part.weights_.begin(), part.weights_.end(), weights_.begin() + at);
 }
 
-std::span<double> EventCache::mutable_re(std::size_t slot) {
-    if (slot >= re_.size()) {
-        throw DataError(fmt::format("cache slot {} is out of range ({} slots)", slot, re_.size()));
-    }
+void EventCache::check_double_storage() const {
     if (storage_ == interp::Precision::kF32) {
         throw DataError("a float event cache has no double columns to write; allocate it with "
                         "Precision::kF64 or fill it with place()");
     }
+}
+
+std::span<double> EventCache::mutable_re(std::size_t slot) {
+    if (slot >= re_.size()) {
+        throw DataError(fmt::format("cache slot {} is out of range ({} slots)", slot, re_.size()));
+    }
+    check_double_storage();
     return re_[slot];
 }
 
@@ -217,10 +221,7 @@ std::span<double> EventCache::mutable_im(std::size_t slot) {
     if (slot >= im_.size() || kinds_[slot] != ir::ValueKind::kComplex) {
         throw DataError(fmt::format("cache slot {} is not a Complex slot", slot));
     }
-    if (storage_ == interp::Precision::kF32) {
-        throw DataError("a float event cache has no double columns to write; allocate it with "
-                        "Precision::kF64 or fill it with place()");
-    }
+    check_double_storage();
     return im_[slot];
 }
 

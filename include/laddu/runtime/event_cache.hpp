@@ -120,6 +120,7 @@ public:
 private:
     EventCache() = default;
     void link_columns();
+    void check_double_storage() const;  // DataError for a float cache
 
     std::size_t events_ = 0;
     std::uint64_t program_hash_ = 0;

@@ -25,13 +25,10 @@ Expr product_of(std::vector<Expr> factors) {
     return factors.size() == 1 ? factors.front() : expr::nary_mul(std::move(factors));
 }
 
-// A commutative product's identity: the same factors in any order give one key. Only looked
-// up, never built into the graph (address order is not deterministic from run to run).
+// A commutative product's identity: the same factors in any order give one key (only looked
+// up, never built into the graph).
 Expr product_key(std::vector<Expr> factors) {
-    std::sort(factors.begin(), factors.end(), [](const Expr& a, const Expr& b) {
-        return std::less<const void*>{}(a.id(), b.id());
-    });
-    return product_of(std::move(factors));
+    return detail::commutative_key(product_of(std::move(factors)));
 }
 
 // Σ_k coefficient_k · (Σ terms_k) + Σ rest, coefficients parameter-only, terms event-only.
@@ -243,23 +240,17 @@ private:
         const Expr& b = s.children()[1];
         const std::uint32_t n = m.value_kind().rows;
         const auto i = static_cast<std::uint32_t>(e.node().index);
-        // Row i of M⁻¹ is the solution of Mᵀ y = e_i: one solve for the whole row when M is a
-        // literal (as lower.cpp's SolveRow does), else column j of M⁻¹ from M x = e_j.
-        const auto unit = [n](std::uint32_t k) {
-            std::vector<Expr> v(n, expr::constant(0.0));
-            v[k] = expr::constant(1.0);
-            return expr::vector(std::move(v));
-        };
-        std::optional<Expr> row;
+        // (M⁻¹)_ij = ((Mᵀ)⁻¹)_ji: with a literal M every j reads the one solve of Mᵀ y = e_i,
+        // row i of M⁻¹ (as lower.cpp's SolveRow does); otherwise column j of M⁻¹ from M x = e_j.
+        std::optional<Expr> transposed;
         if (m.kind() == NodeKind::kMatrix) {
-            std::vector<Expr> transposed;
+            std::vector<Expr> elements;
             for (std::uint32_t r = 0; r < n; ++r) {
                 for (std::uint32_t c = 0; c < n; ++c) {
-                    transposed.push_back(m.children()[c * n + r]);
+                    elements.push_back(m.children()[c * n + r]);
                 }
             }
-            row = expr::solve(detail::literal_aggregate(m.value_kind(), std::move(transposed)),
-                              unit(i));
+            transposed = detail::literal_aggregate(m.value_kind(), std::move(elements));
         }
         LinearForm form;
         for (std::uint32_t j = 0; j < n; ++j) {
@@ -268,9 +259,9 @@ private:
             if (!part.form || (mixed(element) && uses_[element.id()] > 1)) {
                 return std::nullopt;
             }
-            const Expr inverse_element =
-                row ? expr::component(*row, j) : expr::component(expr::solve(m, unit(j)), i);
-            form.append(part.form->scaled({}, {inverse_element}));
+            const Expr inverse = transposed ? detail::inverse_element(*transposed, j, i)
+                                            : detail::inverse_element(m, i, j);
+            form.append(part.form->scaled({}, {inverse}));
         }
         return form;
     }

@@ -1,5 +1,8 @@
 #include "rewrite_support.hpp"
 
+#include <algorithm>
+#include <functional>
+
 #include <laddu/base/assert.hpp>
 
 namespace laddu::compile::detail {
@@ -30,6 +33,33 @@ Expr literal_aggregate(const expr::ValueKind& kind, std::vector<Expr> elements) 
 
 bool is_literal_aggregate(const Expr& e) {
     return e.kind() == NodeKind::kVector || e.kind() == NodeKind::kMatrix;
+}
+
+Expr commutative_key(const Expr& node) {
+    const bool binary =
+        node.kind() == NodeKind::kBinary && (node.node().binary_op() == expr::BinaryOp::kAdd ||
+                                             node.node().binary_op() == expr::BinaryOp::kMul);
+    if (!binary && node.kind() != NodeKind::kNaryAdd && node.kind() != NodeKind::kNaryMul) {
+        return node;
+    }
+    std::vector<Expr> operands(node.children().begin(), node.children().end());
+    std::sort(operands.begin(), operands.end(), [](const Expr& a, const Expr& b) {
+        return std::less<const void*>{}(a.id(), b.id());
+    });
+    switch (node.kind()) {
+    case NodeKind::kNaryAdd:
+        return expr::nary_add(std::move(operands));
+    case NodeKind::kNaryMul:
+        return expr::nary_mul(std::move(operands));
+    default:
+        return expr::binary(node.node().binary_op(), operands[0], operands[1]);
+    }
+}
+
+Expr inverse_element(const Expr& m, std::uint32_t i, std::uint32_t j) {
+    std::vector<Expr> unit(m.value_kind().rows, expr::constant(0.0));
+    unit[j] = expr::constant(1.0);
+    return expr::component(expr::solve(m, expr::vector(std::move(unit))), i);
 }
 
 bool is_constant_equal(const Expr& e, double value) {

@@ -2,6 +2,7 @@
 // field): parents were built against it, and Expr::with_children asserts it.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include <laddu/expr/expr.hpp>
@@ -18,6 +19,14 @@ namespace laddu::compile::detail {
 
 /// True for Vector and Matrix literal nodes.
 [[nodiscard]] bool is_literal_aggregate(const expr::Expr& e);
+
+/// `node` with the operands of a commutative sum or product (n-ary or binary) sorted by address,
+/// so equal multisets give one node; any other node unchanged. A lookup key only: address order
+/// differs from run to run, so it must not be built into the graph.
+[[nodiscard]] expr::Expr commutative_key(const expr::Expr& node);
+
+/// (M⁻¹)_ij of the square matrix `m`, as the expression solve(m, e_j)[i].
+[[nodiscard]] expr::Expr inverse_element(const expr::Expr& m, std::uint32_t i, std::uint32_t j);
 
 /// True for a constant equal to `value` (either field).
 [[nodiscard]] bool is_constant_equal(const expr::Expr& e, double value);
