@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -37,10 +38,20 @@ namespace laddu::jit {
 // never share state, so compiles in different threads do not contend.
 class JitModule {
 public:
-    explicit JitModule(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::move(jit)) {}
+    JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, detail::ReductionLayout layout)
+        : jit_(std::move(jit)), layout_(std::move(layout)) {}
+
+    // The fused reduction for `spec`, compiled into this instance on first use (`self` owns
+    // this module). Compiles run under the lock: they are short, and a second caller wants the
+    // same function anyway.
+    Expected<JitReduction> reduction(const ReductionSpec& spec,
+                                     const std::shared_ptr<const JitModule>& self) const;
 
 private:
     std::unique_ptr<llvm::orc::LLJIT> jit_;
+    detail::ReductionLayout layout_;
+    mutable std::mutex mutex_;
+    mutable std::vector<JitReduction> reductions_;
 };
 
 // Builds JitKernels (their constructor is private so only compile() hands them out).
@@ -140,10 +151,11 @@ struct ModuleFacts {
     bool vectorized = false;
 };
 
+// Of the kernel function alone: the fused reduction beside it is vector code by construction.
 ModuleFacts inspect(const llvm::Module& module) {
     ModuleFacts facts;
-    for (const llvm::Function& fn : module) {
-        for (const llvm::BasicBlock& block : fn) {
+    if (const llvm::Function* fn = module.getFunction(kFunctionName)) {
+        for (const llvm::BasicBlock& block : *fn) {
             for (const llvm::Instruction& inst : block) {
                 ++facts.instructions;
                 if (inst.getType()->isVectorTy() && inst.getType()->isFPOrFPVectorTy()) {
@@ -164,6 +176,25 @@ llvm::Error define_helpers(llvm::orc::LLJIT& jit) {
                                              llvm::JITSymbolFlags::Callable);
     }
     return jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)));
+}
+
+detail::ReductionLayout reduction_layout(const ir::Program& program, InputColumns inputs,
+                                         const std::string& cpu, const std::string& features) {
+    detail::ReductionLayout layout;
+    layout.kernel_name = kFunctionName;
+    layout.cpu = cpu;
+    layout.features = features;
+    layout.float_inputs = inputs == InputColumns::kFloat;
+    for (const ir::InputSlot& slot : program.inputs) {
+        layout.input_pointers += slot.kind == ir::ValueKind::kComplex ? 2U : 1U;
+    }
+    for (const ir::ValueId out : program.outputs) {
+        const bool real = program.at(out).kind != ir::ValueKind::kComplex;
+        layout.output_column.push_back(layout.output_pointers);
+        layout.output_real.push_back(real);
+        layout.output_pointers += real ? 1U : 2U;
+    }
+    return layout;
 }
 
 Expected<JitKernel> compile_now(const ir::Program& program, Precision precision, CodeGen codegen,
@@ -233,7 +264,8 @@ Expected<JitKernel> compile_now(const ir::Program& program, Precision precision,
         return backend_failure("cannot generate code for the kernel", symbol.takeError());
     }
     const auto fn = symbol->toPtr<KernelFn>();
-    auto owner = std::make_shared<const JitModule>(std::move(*jit));
+    auto owner = std::make_shared<const JitModule>(
+        std::move(*jit), reduction_layout(program, inputs, options.cpu, options.features));
     const auto done = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(done - start).count();
     if (log_threshold() <= LogLevel::kDebug) {
@@ -343,6 +375,63 @@ Cache& cache() {
 }
 
 }  // namespace
+
+Expected<JitReduction> JitModule::reduction(const ReductionSpec& spec,
+                                            const std::shared_ptr<const JitModule>& self) const {
+    const std::lock_guard lock(mutex_);
+    for (const JitReduction& known : reductions_) {
+        if (known.spec_ == spec) {
+            JitReduction found = known;
+            found.module_ = self;
+            return found;
+        }
+    }
+    const auto start = std::chrono::steady_clock::now();
+    detail::ReductionLayout layout = layout_;
+    layout.function_name = "laddu_reduce_" + std::to_string(reductions_.size());
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto module = std::make_unique<llvm::Module>("laddu_reduce", *context);
+    module->setDataLayout(jit_->getDataLayout());
+    module->setTargetTriple(jit_->getTargetTriple().str());
+    if (auto lowered = detail::lower_reduction(layout, spec, *module); !lowered) {
+        return lowered.error();
+    }
+    if (auto error =
+            jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+        return backend_failure("cannot add the reduction module", std::move(error));
+    }
+    auto symbol = jit_->lookup(layout.function_name);
+    if (!symbol) {
+        return backend_failure("cannot generate code for the reduction", symbol.takeError());
+    }
+    // The cached copy does not own the module: the cache lives inside the module it would
+    // keep alive. Copies handed out do.
+    JitReduction reduction;
+    reduction.fn_ = symbol->toPtr<ReductionFn>();
+    reduction.spec_ = spec;
+    reduction.compile_seconds_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    reductions_.push_back(reduction);
+    if (log_threshold() <= LogLevel::kDebug) {
+        log(LogLevel::kDebug, "jit: compiled a reduction of " + std::to_string(spec.sums) +
+                                  " sums in " + std::to_string(1e3 * reduction.compile_seconds_) +
+                                  " ms");
+    }
+    reduction.module_ = self;
+    return reduction;
+}
+
+Expected<JitReduction> JitKernel::reduction(const ReductionSpec& spec) const {
+    if (module_ == nullptr) {
+        return failure(ErrorKind::kBackend, "jit: this kernel has no compiled module");
+    }
+    try {
+        return module_->reduction(spec, module_);
+    } catch (const std::exception& error) {
+        return failure(ErrorKind::kBackend,
+                       std::string("jit: reduction compilation failed: ") + error.what());
+    }
+}
 
 const char* precision_name(Precision precision) noexcept {
     return precision == Precision::kF32 ? "f32" : "f64";

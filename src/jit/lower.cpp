@@ -162,27 +162,14 @@ Expected<void> Lowerer::run(const LowerOptions& options) {
     b_.SetInsertPoint(exit);
     b_.CreateRetVoid();
 
-    std::string message;
-    llvm::raw_string_ostream out(message);
-    if (llvm::verifyFunction(*fn_, &out)) {
-        out.flush();
-        return failure(ErrorKind::kBackend,
-                       "jit: the generated LLVM function does not verify: " + message);
-    }
-    return {};
+    return verify(*fn_, "LLVM function");
 }
 
 void Lowerer::begin_function(const LowerOptions& options) {
     auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr_, ptr_, ptr_, i64_, i64_}, false);
-    fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, options.function_name,
-                                 module_);
-    fn_->addFnAttr(llvm::Attribute::NoUnwind);
-    if (!options.cpu.empty()) {
-        fn_->addFnAttr("target-cpu", options.cpu);
-    }
-    if (!options.features.empty()) {
-        fn_->addFnAttr("target-features", options.features);
-    }
+    const char* names[] = {"params", "inputs", "outputs", "begin", "end"};
+    fn_ =
+        create_function(module_, type, options.function_name, options.cpu, options.features, names);
     // LLVM prefers 256-bit vectors even where AVX-512 exists; these kernels are long
     // throughput-bound loops, and 512-bit vectors (8 doubles) ran the K-matrix gradient kernel
     // 10-15% faster here (Sapphire Rapids), with the same compile time.
@@ -192,10 +179,6 @@ void Lowerer::begin_function(const LowerOptions& options) {
     // Masked vector loads and stores (what folding the tail needs) exist from AVX on; without
     // them the vectoriser would rather not vectorise a folded loop at all.
     fold_tail_ = has_feature(options.features, "avx");
-    const char* names[] = {"params", "inputs", "outputs", "begin", "end"};
-    for (unsigned k = 0; k < 5; ++k) {
-        fn_->getArg(k)->setName(names[k]);
-    }
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry_);
 }
@@ -730,6 +713,36 @@ void Lowerer::solve(std::uint32_t index, std::span<const ir::ValueId> operands,
 }
 
 }  // namespace
+
+llvm::Function* create_function(llvm::Module& module, llvm::FunctionType* type,
+                                const std::string& name, const std::string& cpu,
+                                const std::string& features,
+                                std::span<const char* const> argument_names) {
+    llvm::Function* fn =
+        llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    if (!cpu.empty()) {
+        fn->addFnAttr("target-cpu", cpu);
+    }
+    if (!features.empty()) {
+        fn->addFnAttr("target-features", features);
+    }
+    for (std::size_t k = 0; k < argument_names.size() && k < fn->arg_size(); ++k) {
+        fn->getArg(static_cast<unsigned>(k))->setName(argument_names[k]);
+    }
+    return fn;
+}
+
+Expected<void> verify(const llvm::Function& fn, const std::string& what) {
+    std::string message;
+    llvm::raw_string_ostream out(message);
+    if (llvm::verifyFunction(fn, &out)) {
+        out.flush();
+        return failure(ErrorKind::kBackend,
+                       "jit: the generated " + what + " does not verify: " + message);
+    }
+    return {};
+}
 
 Expected<void> lower_program(const ir::Program& program, Precision precision,
                              const LowerOptions& options, llvm::Module& module) {

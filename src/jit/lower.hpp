@@ -1,13 +1,18 @@
 // Lowers an ir::Program to one LLVM function (the kernel ABI of include/laddu/jit/jit.hpp).
 #pragma once
 
+#include <cstddef>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <laddu/base/expected.hpp>
 #include <laddu/ir/program.hpp>
 #include <laddu/jit/jit.hpp>
 
 namespace llvm {
+class Function;
+class FunctionType;
 class Module;
 }  // namespace llvm
 
@@ -21,10 +26,48 @@ struct LowerOptions {
     InputColumns inputs = InputColumns::kDouble;  ///< what the input column pointers hold
 };
 
+/// A new external function of `module` for the host: nounwind, the given target-cpu and
+/// target-features attributes (when not empty), and its arguments named.
+[[nodiscard]] llvm::Function* create_function(llvm::Module& module, llvm::FunctionType* type,
+                                              const std::string& name, const std::string& cpu,
+                                              const std::string& features,
+                                              std::span<const char* const> argument_names);
+
+/// Fails (kBackend, naming `what`) when `fn` does not pass LLVM's verifier.
+[[nodiscard]] Expected<void> verify(const llvm::Function& fn, const std::string& what);
+
 /// Appends the kernel for a validated `program` to `module`: invariant instructions at function
 /// entry, event instructions in the loop over [begin, end). Fails (kBackend) if the resulting
 /// function does not verify.
 [[nodiscard]] Expected<void> lower_program(const ir::Program& program, Precision precision,
                                            const LowerOptions& options, llvm::Module& module);
+
+/// What the reduction of lower_reduction needs to know about the kernel it calls.
+struct ReductionLayout {
+    std::string kernel_name;    ///< the kernel's symbol (resolved in the same JITDylib)
+    std::string function_name;  ///< the reduction's symbol
+    std::string cpu;            ///< as LowerOptions
+    std::string features;       ///< as LowerOptions
+    std::size_t input_pointers = 0;
+    bool float_inputs = false;  ///< the input columns hold float
+    /// Per output, the index of its real column among the kernel's output pointers, and
+    /// whether it is Real.
+    std::vector<std::size_t> output_column;
+    std::vector<bool> output_real;
+    std::size_t output_pointers = 0;
+};
+
+/// Events per block of a fused reduction over a kernel with `output_pointers` output columns:
+/// the block's outputs (in stack buffers) stay in L1/L2. A multiple of kReductionLanes.
+[[nodiscard]] std::size_t reduction_block(std::size_t output_pointers) noexcept;
+
+/// Appends the fused reduction `spec` (the ReductionFn ABI of include/laddu/jit/jit.hpp) to
+/// `module`: it calls the kernel `layout.kernel_name` (declared here, resolved in the kernel's
+/// JIT instance) on blocks of reduction_block() events and sums their outputs in explicit
+/// vector code. Fails (kBackend) for a spec the kernel cannot take (spec.sums not in
+/// [1, outputs], or a Complex output among the gradient sums) or a function that does not
+/// verify.
+[[nodiscard]] Expected<void> lower_reduction(const ReductionLayout& layout,
+                                             const ReductionSpec& spec, llvm::Module& module);
 
 }  // namespace laddu::jit::detail

@@ -16,22 +16,54 @@
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/program.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/reduce.hpp>
 
 namespace laddu::runtime::detail {
+
+/// A chunk reduction that a backend may run fused with its kernel (BoundKernel::reduce_chunk):
+/// the terms of the runtime's own chunk reductions (reduce.cpp, reduce_gradient.cpp).
+struct FusedReduction {
+    ReductionTransform transform = ReductionTransform::kReal;
+    bool float_log = false;  ///< the value term's log is taken in float (f32 value reductions)
+    std::size_t sums = 1;    ///< 1: Σ w T(Re out_0) only; more: also Σ w T'(v) out_j, j < sums
+};
 
 /// Per-thread state of a kernel bound to one parameter vector.
 class BoundKernel {
 public:
+    BoundKernel() = default;
+    BoundKernel(const BoundKernel&) = delete;
+    BoundKernel& operator=(const BoundKernel&) = delete;
+    BoundKernel(BoundKernel&&) = delete;
+    BoundKernel& operator=(BoundKernel&&) = delete;
     virtual ~BoundKernel() = default;
 
     /// Evaluates events [begin, begin + count) of `inputs` into `out` (count values each).
     virtual void run(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
                      std::span<const interp::OutputColumn> out) = 0;
+
+    /// Adds the terms of `reduction` for events [begin, begin + count) to `lanes` (sum j's
+    /// LaneSum lanes at [2 j kSumLanes, 2 j kSumLanes + kSumLanes), its compensations after
+    /// them; event begin + i to lane i % kSumLanes), bit-identical to evaluating with run()
+    /// and summing in LaneSums. `weights` holds the range's count weights. Returns false when
+    /// the backend has no fused reduction, or a value failed the transform's check (`lanes` is
+    /// then unspecified): the caller takes the unfused path, which names the event.
+    virtual bool reduce_chunk(const interp::ColumnView& inputs, std::size_t begin,
+                              std::size_t count, std::span<const double> weights,
+                              const FusedReduction& reduction, std::span<double> lanes) {
+        (void)inputs, (void)begin, (void)count, (void)weights, (void)reduction, (void)lanes;
+        return false;
+    }
 };
 
 /// A backend's compiled form of one program.
 class ChunkKernel {
 public:
+    ChunkKernel() = default;
+    ChunkKernel(const ChunkKernel&) = delete;
+    ChunkKernel& operator=(const ChunkKernel&) = delete;
+    ChunkKernel(ChunkKernel&&) = delete;
+    ChunkKernel& operator=(ChunkKernel&&) = delete;
     virtual ~ChunkKernel() = default;
 
     /// The program this kernel runs.

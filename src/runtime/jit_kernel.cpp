@@ -4,6 +4,7 @@
 #include "jit_kernel.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/base/expected.hpp>
+#include <laddu/base/log.hpp>
 #include <laddu/jit/jit.hpp>
 
 namespace laddu::runtime::detail {
@@ -36,11 +38,28 @@ public:
                 output_pointers_.push_back(out[j].im != nullptr ? out[j].im : scratch_.data());
             }
         }
-        const auto n = static_cast<std::int64_t>(count);
+        kernel_.function()(params_.data(), input_pointers(inputs, begin, count),
+                           output_pointers_.data(), 0, static_cast<std::int64_t>(count));
+    }
+
+    bool reduce_chunk(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
+                      std::span<const double> weights, const FusedReduction& reduction,
+                      std::span<double> lanes) override {
+        const jit::JitReduction* fused = fused_for(reduction);
+        return fused != nullptr &&
+               fused->run(params_.data(), input_pointers(inputs, begin, count), weights.data(),
+                          static_cast<std::int64_t>(count), lanes.data());
+    }
+
+private:
+    // The kernel's input pointers for events [begin, begin + count), in the column type it was
+    // compiled for (the ABI passes both as `const double* const*`).
+    const double* const* input_pointers(const interp::ColumnView& inputs, std::size_t begin,
+                                        std::size_t count) {
         if (kernel_.input_columns() == jit::InputColumns::kFloat) {
-            kernel_.run(params_.data(), float_pointers(inputs, begin, count).data(),
-                        output_pointers_.data(), 0, n);
-            return;
+            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): one pointer ABI
+            return reinterpret_cast<const double* const*>(
+                float_pointers(inputs, begin, count).data());
         }
         double_pointers_.clear();
         for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
@@ -53,10 +72,40 @@ public:
                 double_pointers_.push_back(column.im + begin);
             }
         }
-        kernel_.run(params_.data(), double_pointers_.data(), output_pointers_.data(), 0, n);
+        return double_pointers_.data();
     }
 
-private:
+    // The kernel's fused form of `reduction`, compiled on first use (once per kernel and spec,
+    // in the JIT; this remembers the one last asked for), or null when the JIT cannot build
+    // it: the reductions then run unfused, with the same bits, and the reason is logged once.
+    const jit::JitReduction* fused_for(const FusedReduction& reduction) {
+        const jit::ReductionSpec spec{term(reduction), static_cast<std::uint32_t>(reduction.sums)};
+        if (!fused_spec_ || !(*fused_spec_ == spec)) {
+            Expected<jit::JitReduction> compiled = kernel_.reduction(spec);
+            fused_spec_ = spec;
+            fused_.reset();
+            if (compiled) {
+                fused_ = std::move(compiled).value();
+            } else {
+                log_once(LogLevel::kWarn, "runtime.jit_unfused",
+                         "jit: reductions run unfused: " + compiled.error().message);
+            }
+        }
+        return fused_ ? &*fused_ : nullptr;
+    }
+
+    static jit::ReductionTerm term(const FusedReduction& reduction) noexcept {
+        switch (reduction.transform) {
+        case ReductionTransform::kPositiveReal:
+            return jit::ReductionTerm::kPositive;
+        case ReductionTransform::kLogPositiveReal:
+            return reduction.float_log ? jit::ReductionTerm::kLogFloat : jit::ReductionTerm::kLog;
+        case ReductionTransform::kReal:
+            break;
+        }
+        return jit::ReductionTerm::kReal;
+    }
+
     // The float columns of [begin, begin + count): the cache's own when it is stored in float
     // (the runtime's f32 caches), else double columns rounded here, which is what the kernel
     // would do to each loaded value, so the bits are the same.
@@ -104,6 +153,8 @@ private:
     std::vector<float> converted_;
     std::vector<double*> output_pointers_;
     std::vector<double> scratch_;
+    std::optional<jit::ReductionSpec> fused_spec_;
+    std::optional<jit::JitReduction> fused_;
 };
 
 class JitChunkKernel final : public ChunkKernel {

@@ -7,6 +7,7 @@
 
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/base/log_positive.hpp>
 #include <laddu/runtime/reduce.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
@@ -44,10 +45,13 @@ ChunkResult reduce_values(std::span<const double> values, std::span<const double
         std::array<double, kTermBlock> logs;
         for (std::size_t begin = 0; begin < values.size(); begin += kTermBlock) {
             const std::size_t n = std::min(kTermBlock, values.size() - begin);
-            for (std::size_t i = 0; i < n; ++i) {
-                const double v = values[begin + i];
+            if (f32) {
                 // Under f32 the log is taken in float, as laddu's f32 value reductions do.
-                logs[i] = f32 ? static_cast<double>(std::log(static_cast<float>(v))) : std::log(v);
+                for (std::size_t i = 0; i < n; ++i) {
+                    logs[i] = static_cast<double>(std::log(static_cast<float>(values[begin + i])));
+                }
+            } else {
+                log_positive(values.subspan(begin, n), logs);
             }
             sum.push_products(weights.subspan(begin, n), std::span<const double>(logs).first(n));
         }
@@ -109,6 +113,11 @@ void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, s
         n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workers[worker]); });
 }
 
+double finish_lanes(std::span<const double> lanes, std::size_t sum) noexcept {
+    const std::span<const double> at = lanes.subspan(2 * kSumLanes * sum, 2 * kSumLanes);
+    return LaneSum::from_lanes(at.first<kSumLanes>(), at.last<kSumLanes>()).finish();
+}
+
 std::optional<BadValue> first_bad_value(ReductionTransform transform,
                                         std::span<const double> values,
                                         std::size_t first_event) noexcept {
@@ -143,8 +152,16 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
     const bool f32 = kernel.precision() == Precision::kF32;
     const std::span<const double> weights = cache.weights();
     std::vector<ChunkResult> results(chunk_count(cache.events()));
+    const FusedReduction fused{transform, f32, 1};
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
+            const auto [begin, count] = chunk_range(chunk, cache.events());
+            std::array<double, 2 * kSumLanes> lanes{};
+            if (worker.kernel->reduce_chunk(cache.view(), begin, count,
+                                            weights.subspan(begin, count), fused, lanes)) {
+                results[chunk] = ChunkResult{finish_lanes(lanes, 0), std::nullopt};
+                return;
+            }
             // Output 0 is reduced; any other outputs are computed and ignored.
             const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
             results[chunk] = reduce_chunk_values(transform, c.columns.first(c.count),

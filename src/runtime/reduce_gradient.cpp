@@ -7,6 +7,7 @@
 
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/base/log_positive.hpp>
 #include <laddu/runtime/reduce_gradient.hpp>
 
 #include "kernel_reduce.hpp"
@@ -70,10 +71,9 @@ ChunkResult sum_gradient_chunk(ReductionTransform transform, std::span<const dou
         const std::span<const double> w = weights.subspan(begin, n);
         std::span<const double> scale = w;  // w T'(v), T' = 1 unless T is the log
         if (transform == ReductionTransform::kLogPositiveReal) {
+            log_positive(values.subspan(begin, n), logs);
             for (std::size_t i = 0; i < n; ++i) {
-                const double v = values[begin + i];
-                logs[i] = std::log(v);
-                scales[i] = w[i] * (1.0 / v);
+                scales[i] = w[i] * (1.0 / values[begin + i]);
             }
             value.push_products(w, std::span<const double>(logs).first(n));
             scale = std::span<const double>(scales).first(n);
@@ -104,8 +104,21 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     const std::size_t parameters = outputs - 1;
     const std::size_t n_chunks = (cache.events() + kReductionChunk - 1) / kReductionChunk;
     std::vector<ChunkResult> results(n_chunks);
+    const FusedReduction fused{transform, false, outputs};
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
+            const auto [begin, count] = chunk_range(chunk, cache.events());
+            std::vector<double> lanes(2 * kSumLanes * outputs, 0.0);
+            if (worker.kernel->reduce_chunk(cache.view(), begin, count,
+                                            cache.weights().subspan(begin, count), fused, lanes)) {
+                ChunkResult& result = results[chunk];
+                result.value = finish_lanes(lanes, 0);
+                result.gradient.resize(parameters);
+                for (std::size_t k = 0; k < parameters; ++k) {
+                    result.gradient[k] = finish_lanes(lanes, k + 1);
+                }
+                return;
+            }
             const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
             results[chunk] =
                 sum_gradient_chunk(transform, c.columns, c.count,

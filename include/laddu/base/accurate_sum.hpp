@@ -83,6 +83,21 @@ class LaneSum {
 public:
     LaneSum() = default;
 
+    /// The LaneSum whose lanes hold `sums` and `compensations` (from code that accumulated its
+    /// terms the same way, such as a JIT-fused reduction), the next term going to lane
+    /// `next_lane` (below kSumLanes).
+    [[nodiscard]] static LaneSum from_lanes(std::span<const double, kSumLanes> sums,
+                                            std::span<const double, kSumLanes> compensations,
+                                            std::size_t next_lane = 0) noexcept {
+        LaneSum lanes;
+        for (std::size_t l = 0; l < kSumLanes; ++l) {
+            lanes.sum_[l] = sums[l];
+            lanes.compensation_[l] = compensations[l];
+        }
+        lanes.next_lane_ = next_lane % kSumLanes;
+        return lanes;
+    }
+
     /// Adds the terms of `values`, in order.
     void push(std::span<const double> values) noexcept;
 

@@ -43,7 +43,7 @@ class [[nodiscard]] Expected {
 
 public:
     // Implicit, so `return value;` and `return failure(...);` both work.
-    Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT
+    Expected(T held) : state_(std::in_place_index<0>, std::move(held)) {}  // NOLINT
 
     Expected(Failure error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 

@@ -58,9 +58,81 @@ enum class InputColumns : std::uint8_t {
 using KernelFn = void (*)(const double* params, const double* const* inputs, double* const* outputs,
                           std::int64_t begin, std::int64_t end);
 
+/// The per-event term a fused reduction (JitKernel::reduce) sums. v is the real part of the
+/// kernel's output 0 and w the event's weight.
+enum class ReductionTerm : std::uint8_t {
+    kReal,      ///< w · v
+    kPositive,  ///< w · v; every v must be finite and positive
+    kLog,       ///< w · laddu::log_positive(v); v finite and positive; gradient scale w · (1 / v)
+    kLogFloat,  ///< w · logf(float(v)) widened to double (f32 value reductions); as kLog else
+};
+
+/// What a fused reduction sums over a range of events: the value sum Σ w T(v) and, when `sums`
+/// is more than 1, the gradient sums Σ s · out_j for outputs j = 1 .. sums - 1 (which must be
+/// Real), with s = w · (1 / v) under the log terms and s = w otherwise. These are the terms of
+/// the runtime's chunk reductions, term for term.
+struct ReductionSpec {
+    ReductionTerm term = ReductionTerm::kReal;
+    std::uint32_t sums = 1;
+
+    friend bool operator==(const ReductionSpec&, const ReductionSpec&) = default;
+};
+
+/// The lanes of one sum of a fused reduction: event i of the range (counted from 0) goes to
+/// lane i % 8, and each lane is a TwoSum (s, c) pair, exactly as in laddu::LaneSum.
+inline constexpr std::size_t kReductionLanes = 8;
+
+/// The signature of a fused reduction (see JitReduction::run). Returns nonzero when a value
+/// failed the term's check.
+using ReductionFn = std::int32_t (*)(const double* params, const double* const* inputs,
+                                     const double* weights, std::int64_t count, double* lanes);
+
 /// Owns the LLVM JIT instance and the machine code of one compiled program; destroying it frees
 /// the code. Kernels share ownership of their module, so a JitKernel stays callable on its own.
 class JitModule;
+
+/// A kernel fused with one reduction of its outputs (JitKernel::reduction). run() evaluates the
+/// kernel over events [0, count) of `inputs` (laid out as for JitKernel::run, each column
+/// starting at the range's first event) in blocks that stay in cache, and adds every event's
+/// terms to `lanes`: sum j's lane sums at lanes[16 j .. 16 j + 8), its compensations at
+/// lanes[16 j + 8 .. 16 j + 16), event i in lane i % 8. The sums are bit-identical to
+/// laddu::LaneSums over the kernel's run() outputs.
+class JitReduction {
+public:
+    /// Adds the terms of events [0, count) to `lanes` (spec.sums × 16 doubles). `weights` holds
+    /// count doubles. Returns false when the term needs positive values and one was not (the
+    /// lanes are then unspecified: evaluate with JitKernel::run to find the event).
+    /// Thread-safe: any number of threads may run it at once, each on its own lanes.
+    [[nodiscard]] bool run(const double* params, const double* const* inputs, const double* weights,
+                           std::int64_t count, double* lanes) const noexcept {
+        return fn_(params, inputs, weights, count, lanes) == 0;
+    }
+
+    /// run() over float input columns (a kernel compiled with InputColumns::kFloat).
+    [[nodiscard]] bool run(const double* params, const float* const* inputs, const double* weights,
+                           std::int64_t count, double* lanes) const noexcept {
+        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): one pointer ABI for both
+        return run(params, reinterpret_cast<const double* const*>(inputs), weights, count, lanes);
+    }
+
+    /// The raw function pointer (valid while this reduction, or its kernel, lives).
+    [[nodiscard]] ReductionFn function() const noexcept { return fn_; }
+
+    /// What it sums.
+    [[nodiscard]] const ReductionSpec& spec() const noexcept { return spec_; }
+
+    /// Seconds spent compiling it (the first time it was asked for).
+    [[nodiscard]] double compile_seconds() const noexcept { return compile_seconds_; }
+
+private:
+    friend class JitModule;
+    JitReduction() = default;
+
+    std::shared_ptr<const JitModule> module_;
+    ReductionFn fn_ = nullptr;
+    ReductionSpec spec_;
+    double compile_seconds_ = 0.0;
+};
 
 /// A compiled program: a callable kernel plus what it took to build.
 ///
@@ -94,6 +166,13 @@ public:
 
     /// The raw function pointer (valid while this kernel or a copy of it lives).
     [[nodiscard]] KernelFn function() const noexcept { return fn_; }
+
+    /// The kernel fused with the reduction `spec` of its outputs (see JitReduction): compiled
+    /// on the first call for each spec, as a small module that calls this kernel (a few ms),
+    /// and cached with the kernel; thread-safe. Fails (kBackend) when spec.sums is 0 or
+    /// exceeds the outputs, when an output summed as a gradient is Complex, or when LLVM
+    /// cannot compile the reduction.
+    [[nodiscard]] Expected<JitReduction> reduction(const ReductionSpec& spec) const;
 
     /// The precision the kernel computes in.
     [[nodiscard]] Precision precision() const noexcept { return precision_; }

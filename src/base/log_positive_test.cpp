@@ -1,0 +1,107 @@
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/log_positive.hpp>
+
+namespace laddu {
+namespace {
+
+// The distance in units in the last place between two finite doubles (ordered bit patterns).
+std::uint64_t ulps(double a, double b) {
+    auto ordered = [](double x) {
+        const auto bits = std::bit_cast<std::int64_t>(x);
+        return bits < 0 ? std::numeric_limits<std::int64_t>::min() - bits : bits;
+    };
+    const std::int64_t d = ordered(a) - ordered(b);
+    return static_cast<std::uint64_t>(d < 0 ? -d : d);
+}
+
+void expect_within_one_ulp(const std::vector<double>& xs) {
+    std::size_t exact = 0;
+    for (const double x : xs) {
+        const double want = std::log(x);
+        const double got = log_positive(x);
+        ASSERT_LE(ulps(got, want), 1U) << "x = " << x << ": got " << got << ", libm " << want;
+        exact += got == want ? 1U : 0U;
+    }
+    // fdlibm's algorithm rounds like glibc's almost always.
+    EXPECT_GT(static_cast<double>(exact), 0.9 * static_cast<double>(xs.size()));
+}
+
+TEST(LogPositive, WithinOneUlpOfLibmOverTheWholeRange) {
+    std::mt19937_64 random(71);
+    std::vector<double> xs;
+    xs.reserve(200000);
+    // Uniform bit patterns of positive finite doubles: every binade, subnormals included.
+    std::uniform_int_distribution<std::uint64_t> bits(1, 0x7fefffffffffffffULL);
+    for (int i = 0; i < 200000; ++i) {
+        xs.push_back(std::bit_cast<double>(bits(random)));
+    }
+    expect_within_one_ulp(xs);
+}
+
+TEST(LogPositive, WithinOneUlpNearOneAndAtTheReductionBoundaries) {
+    std::mt19937_64 random(72);
+    std::vector<double> xs;
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (const double scale : {1e-1, 1e-3, 1e-6, 1e-9, 1e-14}) {
+        for (int i = 0; i < 20000; ++i) {
+            xs.push_back(1.0 + scale * unit(random));
+        }
+    }
+    // Around sqrt(2) and sqrt(2)/2, where the mantissa reduction switches, and the magnitudes
+    // intensities take.
+    for (const double edge : {std::sqrt(2.0), std::sqrt(0.5), 2.0, 0.5, 1e-300, 1e300}) {
+        for (int i = -2000; i <= 2000; ++i) {
+            xs.push_back(edge * (1.0 + 1e-12 * i));
+        }
+    }
+    std::uniform_real_distribution<double> intensity(1e-6, 1e6);
+    for (int i = 0; i < 50000; ++i) {
+        xs.push_back(intensity(random));
+    }
+    expect_within_one_ulp(xs);
+}
+
+TEST(LogPositive, ExactPointsAndExtremes) {
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(log_positive(1.0)), 0U);  // +0
+    for (int k = -1074; k <= 1023; ++k) {
+        const double x = std::ldexp(1.0, k);
+        ASSERT_LE(ulps(log_positive(x), std::log(x)), 1U) << "2^" << k;
+    }
+    for (const double x : {std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
+                           std::numeric_limits<double>::denorm_min(), 0x1.fffffffffffffp-1023}) {
+        EXPECT_LE(ulps(log_positive(x), std::log(x)), 1U) << x;
+    }
+}
+
+// The vectorised block version gives the scalar version's bits for every length and alignment.
+TEST(LogPositive, BlocksGiveTheScalarBits) {
+    std::mt19937_64 random(73);
+    std::uniform_real_distribution<double> exponent(-700.0, 700.0);
+    std::vector<double> xs(1100);
+    for (double& x : xs) {
+        x = std::exp(exponent(random));
+    }
+    xs[5] = std::numeric_limits<double>::denorm_min();
+    for (const std::size_t offset : {0U, 1U, 3U}) {
+        for (const std::size_t n : {0U, 1U, 7U, 8U, 9U, 33U, 1000U}) {
+            std::vector<double> out(n, -1.0);
+            log_positive(std::span<const double>(xs).subspan(offset, n), out);
+            for (std::size_t i = 0; i < n; ++i) {
+                ASSERT_EQ(std::bit_cast<std::uint64_t>(out[i]),
+                          std::bit_cast<std::uint64_t>(log_positive(xs[offset + i])))
+                    << "offset " << offset << ", n " << n << ", i " << i;
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace laddu

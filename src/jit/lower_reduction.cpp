@@ -1,0 +1,350 @@
+// The fused reductions of JitKernel::reduction: one small function per spec, in a module of its
+// own added to the kernel's JIT instance, that calls the already compiled kernel on blocks of
+// events whose outputs go to a stack buffer, then adds the block's terms to LaneSum-style lanes
+// in explicit <8 x double> code. The kernel is called, not recompiled or inlined, so a
+// reduction compiles in a few milliseconds, and only the specs a run uses are compiled (one
+// function for every term was measured: it doubled the kernels' compile time). No optimisation
+// pipeline runs on it (the loop vectoriser cannot vectorise a TwoSum recurrence, and these
+// loops are vector code already). The sums come out bit-identical to laddu::LaneSum over the
+// kernel's outputs: the same terms, the same lanes, the same operations, nothing contracted.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+#include <laddu/base/log_positive.hpp>
+
+#include "lower.hpp"
+
+namespace laddu::jit::detail {
+
+namespace {
+
+// The stack buffers of one block: 64 KiB, which keeps a gradient kernel's 35 output columns
+// in L2 and a value kernel's in L1, while blocks stay long enough that the kernel's invariant
+// instructions (recomputed per call) cost little.
+constexpr std::size_t kBlockBytes = std::size_t{64} * 1024;
+constexpr std::size_t kMinBlock = 64;
+constexpr std::size_t kMaxBlock = 1024;
+
+class ReductionLowerer {
+public:
+    ReductionLowerer(const ReductionLayout& layout, const ReductionSpec& spec, llvm::Module& module)
+        : layout_(layout), spec_(spec), module_(module), ctx_(module_.getContext()), b_(ctx_),
+          f64_(b_.getDoubleTy()), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()),
+          vec_(llvm::FixedVectorType::get(f64_, kReductionLanes)),
+          block_(reduction_block(layout.output_pointers)) {}
+
+    Expected<void> run();
+
+private:
+    void begin_function();
+    void emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to);
+    void accumulate(llvm::Value* sum, llvm::Value* term, llvm::Value* mask);
+    llvm::Value* value_term(llvm::Value* v, llvm::Value* w);
+    llvm::Value* log_positive(llvm::Value* x);
+
+    llvm::Value* splat(double value) { return llvm::ConstantFP::get(vec_, value); }
+
+    llvm::Value* i64(std::size_t value) { return llvm::ConstantInt::get(i64_, value); }
+
+    const ReductionLayout& layout_;
+    const ReductionSpec& spec_;
+    llvm::Module& module_;
+    llvm::LLVMContext& ctx_;
+    llvm::IRBuilder<> b_;
+    llvm::Type* f64_;
+    llvm::Type* i64_;
+    llvm::PointerType* ptr_;
+    llvm::FixedVectorType* vec_;
+    std::size_t block_;
+
+    llvm::Function* fn_ = nullptr;
+    llvm::Function* kernel_ = nullptr;
+    llvm::Value* buffer_ = nullptr;  // [columns x block_] doubles: the block's outputs
+    llvm::Value* bad_ = nullptr;     // i32 slot: nonzero once a checked v was not positive
+    llvm::Value* begin_ = nullptr;   // the block's first event
+    llvm::Value* n_ = nullptr;       // the block's event count
+};
+
+void ReductionLowerer::begin_function() {
+    auto* kernel_type =
+        llvm::FunctionType::get(b_.getVoidTy(), {ptr_, ptr_, ptr_, i64_, i64_}, false);
+    kernel_ = llvm::Function::Create(kernel_type, llvm::Function::ExternalLinkage,
+                                     layout_.kernel_name, module_);
+    auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {ptr_, ptr_, ptr_, i64_, ptr_}, false);
+    const char* names[] = {"params", "inputs", "weights", "count", "lanes"};
+    fn_ =
+        create_function(module_, type, layout_.function_name, layout_.cpu, layout_.features, names);
+}
+
+Expected<void> ReductionLowerer::run() {
+    begin_function();
+    llvm::Argument* params = fn_->getArg(0);
+    llvm::Argument* inputs = fn_->getArg(1);
+    llvm::Argument* count = fn_->getArg(3);
+
+    llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    llvm::BasicBlock* block_loop = llvm::BasicBlock::Create(ctx_, "block", fn_);
+    llvm::BasicBlock* block_latch = llvm::BasicBlock::Create(ctx_, "block.latch", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
+
+    // Entry: the output buffers (zeroed once, so the lanes past a short last block read
+    // numbers, which the lane mask then discards), their pointer array, and the kernel's
+    // input column pointers.
+    b_.SetInsertPoint(entry);
+    const std::size_t columns_out = std::max<std::size_t>(1, layout_.output_pointers);
+    llvm::AllocaInst* buffer =
+        b_.CreateAlloca(llvm::ArrayType::get(f64_, block_ * columns_out), nullptr, "buffer");
+    buffer->setAlignment(llvm::Align(64));
+    b_.CreateMemSet(buffer, b_.getInt8(0), block_ * columns_out * sizeof(double), llvm::Align(64));
+    buffer_ = buffer;
+    llvm::AllocaInst* outputs =
+        b_.CreateAlloca(llvm::ArrayType::get(ptr_, columns_out), nullptr, "outputs");
+    for (std::size_t c = 0; c < layout_.output_pointers; ++c) {
+        b_.CreateStore(b_.CreateConstInBoundsGEP1_64(f64_, buffer, c * block_),
+                       b_.CreateConstInBoundsGEP1_64(ptr_, outputs, c));
+    }
+    llvm::AllocaInst* block_inputs = b_.CreateAlloca(
+        llvm::ArrayType::get(ptr_, std::max<std::size_t>(1, layout_.input_pointers)), nullptr,
+        "block.inputs");
+    std::vector<llvm::Value*> columns;
+    columns.reserve(layout_.input_pointers);
+    for (std::size_t c = 0; c < layout_.input_pointers; ++c) {
+        columns.push_back(b_.CreateLoad(ptr_, b_.CreateConstInBoundsGEP1_64(ptr_, inputs, c)));
+    }
+    llvm::Type* column_type = layout_.float_inputs ? b_.getFloatTy() : f64_;
+    bad_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "bad");
+    b_.CreateStore(b_.getInt32(0), bad_);
+    b_.CreateCondBr(b_.CreateICmpSGT(count, i64(0)), block_loop, exit);
+
+    // Block loop: the kernel over events [begin, begin + n) into the buffers, then the
+    // block's terms.
+    b_.SetInsertPoint(block_loop);
+    llvm::PHINode* begin = b_.CreatePHI(i64_, 2, "begin");
+    begin->addIncoming(i64(0), entry);
+    begin_ = begin;
+    n_ = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, i64(block_), b_.CreateSub(count, begin));
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        b_.CreateStore(b_.CreateInBoundsGEP(column_type, columns[c], begin),
+                       b_.CreateConstInBoundsGEP1_64(ptr_, block_inputs, c));
+    }
+    b_.CreateCall(kernel_, {params, block_inputs, outputs, i64(0), n_});
+    emit_groups(b_.GetInsertBlock(), block_latch);
+
+    b_.SetInsertPoint(block_latch);
+    llvm::Value* next_begin = b_.CreateAdd(begin, i64(block_));
+    begin->addIncoming(next_begin, block_latch);
+    b_.CreateCondBr(b_.CreateICmpSLT(next_begin, count), block_loop, exit);
+
+    b_.SetInsertPoint(exit);
+    b_.CreateRet(b_.CreateLoad(b_.getInt32Ty(), bad_));
+
+    return verify(*fn_, "reduction");
+}
+
+// The group loop, entered from `from` and left to `to`: events begin + g .. begin + g + 7 of
+// the block into lanes 0 .. 7, every sum.
+void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to) {
+    const ReductionTerm term = spec_.term;
+    llvm::BasicBlock* groups = llvm::BasicBlock::Create(ctx_, "groups", fn_);
+    b_.SetInsertPoint(from);
+    b_.CreateBr(groups);
+    b_.SetInsertPoint(groups);
+    llvm::PHINode* group = b_.CreatePHI(i64_, 2, "g");
+    group->addIncoming(i64(0), from);
+
+    std::vector<llvm::Constant*> iota;
+    iota.reserve(kReductionLanes);
+    for (std::size_t l = 0; l < kReductionLanes; ++l) {
+        iota.push_back(llvm::ConstantInt::get(i64_, l));
+    }
+    llvm::Value* lanes =
+        b_.CreateAdd(b_.CreateVectorSplat(kReductionLanes, group), llvm::ConstantVector::get(iota));
+    llvm::Value* mask = b_.CreateICmpSLT(lanes, b_.CreateVectorSplat(kReductionLanes, n_));
+    auto column_at = [&](llvm::Value* column) {
+        llvm::Value* address = b_.CreateInBoundsGEP(
+            f64_, buffer_, b_.CreateAdd(b_.CreateMul(column, i64(block_)), group));
+        return b_.CreateAlignedLoad(vec_, address, llvm::Align(64));
+    };
+    llvm::Value* v = column_at(i64(layout_.output_column[0]));
+    llvm::Value* weight_address =
+        b_.CreateInBoundsGEP(f64_, fn_->getArg(2), b_.CreateAdd(begin_, group));
+    // The weights hold exactly `count` doubles: a masked load never reads past them.
+    llvm::Value* w =
+        b_.CreateMaskedLoad(vec_, weight_address, llvm::Align(8), mask, splat(0.0), "w");
+    if (term != ReductionTerm::kReal) {
+        // Finite and positive: 0 < v < inf (false for NaN), as runtime's first_bad_value.
+        llvm::Value* ok =
+            b_.CreateAnd(b_.CreateFCmpOGT(v, splat(0.0)),
+                         b_.CreateFCmpOLT(v, splat(std::numeric_limits<double>::infinity())));
+        llvm::Value* bad = b_.CreateOrReduce(b_.CreateAnd(mask, b_.CreateNot(ok)));
+        b_.CreateStore(
+            b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), bad_), b_.CreateZExt(bad, b_.getInt32Ty())),
+            bad_);
+    }
+    accumulate(i64(0), value_term(v, w), mask);
+
+    llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "groups.latch", fn_);
+    if (spec_.sums < 2) {
+        b_.CreateBr(latch);
+    } else {
+        // The gradient scale, rounded as the runtime rounds it: w · (1 / v), not w / v.
+        const bool log = term == ReductionTerm::kLog || term == ReductionTerm::kLogFloat;
+        llvm::Value* scale = log ? b_.CreateFMul(w, b_.CreateFDiv(splat(1.0), v)) : w;
+        // Gradient sums j = 1 .. sums - 1 read consecutive columns (outputs 1.. are Real). A
+        // loop over j, not a copy of the body per sum: the code stays the same size for any
+        // number of parameters (unrolled, 35 sums took 25 ms to compile), and the sums'
+        // TwoSum chains still overlap.
+        llvm::BasicBlock* before = b_.GetInsertBlock();
+        llvm::BasicBlock* gradient = llvm::BasicBlock::Create(ctx_, "gradient", fn_);
+        b_.CreateBr(gradient);
+        b_.SetInsertPoint(gradient);
+        llvm::PHINode* j = b_.CreatePHI(i64_, 2, "j");
+        j->addIncoming(i64(1), before);
+        llvm::Value* g = column_at(b_.CreateAdd(j, i64(layout_.output_column[1] - 1)));
+        accumulate(j, b_.CreateFMul(scale, g), mask);
+        llvm::Value* next = b_.CreateAdd(j, i64(1));
+        j->addIncoming(next, gradient);
+        b_.CreateCondBr(b_.CreateICmpULT(next, i64(spec_.sums)), gradient, latch);
+    }
+
+    b_.SetInsertPoint(latch);
+    llvm::Value* next_group = b_.CreateAdd(group, i64(kReductionLanes));
+    group->addIncoming(next_group, latch);
+    b_.CreateCondBr(b_.CreateICmpSLT(next_group, n_), groups, to);
+}
+
+llvm::Value* ReductionLowerer::value_term(llvm::Value* v, llvm::Value* w) {
+    switch (spec_.term) {
+    case ReductionTerm::kReal:
+    case ReductionTerm::kPositive:
+        return b_.CreateFMul(w, v);
+    case ReductionTerm::kLog:
+        return b_.CreateFMul(w, log_positive(v));
+    case ReductionTerm::kLogFloat: {
+        // Split into scalar logf calls by code generation (no vector math library is set), so
+        // these logs are the runtime's std::log(float) to the bit.
+        auto* floats = llvm::FixedVectorType::get(b_.getFloatTy(), kReductionLanes);
+        llvm::Value* narrow = b_.CreateFPTrunc(v, floats);
+        llvm::Value* log = b_.CreateUnaryIntrinsic(llvm::Intrinsic::log, narrow);
+        return b_.CreateFMul(w, b_.CreateFPExt(log, vec_));
+    }
+    }
+    return v;
+}
+
+// laddu::log_positive (base/log_positive.cpp) on 8 lanes: the same operations in the same order,
+// so the same bits.
+llvm::Value* ReductionLowerer::log_positive(llvm::Value* x) {
+    namespace c = log_positive_constants;
+    auto* ints = llvm::FixedVectorType::get(i64_, kReductionLanes);
+    auto bits = [&](std::int64_t value) {
+        return llvm::ConstantInt::get(ints, static_cast<std::uint64_t>(value), true);
+    };
+    auto real = [&](std::uint64_t pattern) {
+        return splat(std::bit_cast<double>(pattern));
+    };
+    llvm::Value* raw = b_.CreateBitCast(x, ints);
+    llvm::Value* subnormal = b_.CreateICmpULT(raw, bits(0x0010000000000000LL));
+    llvm::Value* scaled = b_.CreateSelect(subnormal, b_.CreateFMul(x, real(c::kTwo54)), x);
+    llvm::Value* pattern = b_.CreateBitCast(scaled, ints);
+    llvm::Value* high = b_.CreateLShr(pattern, bits(32));
+    llvm::Value* k = b_.CreateSub(
+        b_.CreateAdd(b_.CreateSelect(subnormal, bits(-54), bits(0)), b_.CreateAShr(high, bits(20))),
+        bits(1023));
+    high = b_.CreateAnd(high, bits(0x000fffff));
+    llvm::Value* i = b_.CreateAnd(b_.CreateAdd(high, bits(0x95f64)), bits(0x100000));
+    llvm::Value* top = b_.CreateOr(high, b_.CreateXor(i, bits(0x3ff00000)));
+    llvm::Value* m = b_.CreateBitCast(
+        b_.CreateOr(b_.CreateShl(top, bits(32)), b_.CreateAnd(pattern, bits(0xffffffffLL))), vec_);
+    k = b_.CreateAdd(k, b_.CreateAShr(i, bits(20)));
+    llvm::Value* f = b_.CreateFSub(m, splat(1.0));
+    llvm::Value* s = b_.CreateFDiv(f, b_.CreateFAdd(splat(2.0), f));
+    llvm::Value* dk = b_.CreateSIToFP(k, vec_);
+    llvm::Value* z = b_.CreateFMul(s, s);
+    llvm::Value* w = b_.CreateFMul(z, z);
+    auto step = [&](llvm::Value* acc, std::uint64_t c) {
+        return b_.CreateFAdd(real(c), b_.CreateFMul(w, acc));
+    };
+    llvm::Value* t1 = b_.CreateFMul(w, step(step(real(c::kLg[5]), c::kLg[3]), c::kLg[1]));
+    llvm::Value* t2 =
+        b_.CreateFMul(z, step(step(step(real(c::kLg[6]), c::kLg[4]), c::kLg[2]), c::kLg[0]));
+    llvm::Value* r = b_.CreateFAdd(t2, t1);
+    llvm::Value* wide = b_.CreateICmpSGT(
+        b_.CreateOr(b_.CreateSub(high, bits(0x6147a)), b_.CreateSub(bits(0x6b851), high)), bits(0));
+    llvm::Value* hfsq = b_.CreateFMul(b_.CreateFMul(splat(0.5), f), f);
+    llvm::Value* ln2_hi = b_.CreateFMul(dk, real(c::kLn2Hi));
+    llvm::Value* ln2_lo = b_.CreateFMul(dk, real(c::kLn2Lo));
+    llvm::Value* away = b_.CreateFSub(
+        ln2_hi,
+        b_.CreateFSub(
+            b_.CreateFSub(hfsq, b_.CreateFAdd(b_.CreateFMul(s, b_.CreateFAdd(hfsq, r)), ln2_lo)),
+            f));
+    llvm::Value* near = b_.CreateFSub(
+        ln2_hi, b_.CreateFSub(b_.CreateFSub(b_.CreateFMul(s, b_.CreateFSub(f, r)), ln2_lo), f));
+    return b_.CreateSelect(wide, away, near);
+}
+
+// TwoSum of lane sum s and term x (base/accurate_sum.hpp's two_sum(s, x), then c += error),
+// in the lanes the mask selects; the others keep their state.
+void ReductionLowerer::accumulate(llvm::Value* sum, llvm::Value* term, llvm::Value* mask) {
+    llvm::Value* s_at =
+        b_.CreateInBoundsGEP(f64_, fn_->getArg(4), b_.CreateMul(sum, i64(2 * kReductionLanes)));
+    llvm::Value* c_at = b_.CreateConstInBoundsGEP1_64(f64_, s_at, kReductionLanes);
+    llvm::Value* s = b_.CreateAlignedLoad(vec_, s_at, llvm::Align(8));
+    llvm::Value* c = b_.CreateAlignedLoad(vec_, c_at, llvm::Align(8));
+    llvm::Value* total = b_.CreateFAdd(s, term);
+    llvm::Value* term_virtual = b_.CreateFSub(total, s);
+    llvm::Value* s_virtual = b_.CreateFSub(total, term_virtual);
+    llvm::Value* error =
+        b_.CreateFAdd(b_.CreateFSub(s, s_virtual), b_.CreateFSub(term, term_virtual));
+    llvm::Value* compensation = b_.CreateFAdd(c, error);
+    b_.CreateAlignedStore(b_.CreateSelect(mask, total, s), s_at, llvm::Align(8));
+    b_.CreateAlignedStore(b_.CreateSelect(mask, compensation, c), c_at, llvm::Align(8));
+}
+
+}  // namespace
+
+std::size_t reduction_block(std::size_t output_pointers) noexcept {
+    const std::size_t fits =
+        kBlockBytes / (sizeof(double) * std::max<std::size_t>(1, output_pointers));
+    const std::size_t block = fits / kReductionLanes * kReductionLanes;
+    return std::clamp(block, kMinBlock, kMaxBlock);
+}
+
+Expected<void> lower_reduction(const ReductionLayout& layout, const ReductionSpec& spec,
+                               llvm::Module& module) {
+    const std::size_t outputs = layout.output_column.size();
+    if (spec.sums == 0 || spec.sums > outputs) {
+        return failure(ErrorKind::kBackend,
+                       "jit: a reduction sums between 1 and " + std::to_string(outputs) +
+                           " outputs of this kernel, not " + std::to_string(spec.sums));
+    }
+    for (std::size_t j = 1; j < spec.sums; ++j) {
+        if (!layout.output_real[j]) {
+            return failure(ErrorKind::kBackend,
+                           "jit: output " + std::to_string(j) +
+                               " is Complex; a reduction sums Real gradient outputs");
+        }
+    }
+    try {
+        return ReductionLowerer(layout, spec, module).run();
+    } catch (const std::exception& error) {
+        return failure(ErrorKind::kBackend,
+                       std::string("jit: cannot lower the reduction: ") + error.what());
+    }
+}
+
+}  // namespace laddu::jit::detail
