@@ -47,6 +47,9 @@ public:
     Expected<JitReduction> reduction(const ReductionSpec& spec,
                                      const std::shared_ptr<const JitModule>& self) const;
 
+    // The kernel's column layout (what its reductions are built on).
+    [[nodiscard]] const detail::ReductionLayout& layout() const noexcept { return layout_; }
+
 private:
     std::unique_ptr<llvm::orc::LLJIT> jit_;
     detail::ReductionLayout layout_;
@@ -57,20 +60,16 @@ private:
 // Builds JitKernels (their constructor is private so only compile() hands them out).
 struct KernelFactory {
     static JitKernel make(std::shared_ptr<const JitModule> module, KernelFn fn, Precision precision,
-                          InputColumns inputs, double seconds, const ir::Program& program,
-                          std::size_t llvm_instructions, bool vectorized) {
+                          InputColumns inputs, double seconds, std::size_t llvm_instructions,
+                          bool vectorized) {
         JitKernel kernel;
         kernel.module_ = std::move(module);
         kernel.fn_ = fn;
         kernel.precision_ = precision;
         kernel.input_columns_ = inputs;
         kernel.compile_seconds_ = seconds;
-        for (const ir::InputSlot& slot : program.inputs) {
-            kernel.input_pointers_ += slot.kind == ir::ValueKind::kComplex ? 2U : 1U;
-        }
-        for (const ir::ValueId out : program.outputs) {
-            kernel.output_pointers_ += program.at(out).kind == ir::ValueKind::kComplex ? 2U : 1U;
-        }
+        kernel.input_pointers_ = kernel.module_->layout().input_pointers;
+        kernel.output_pointers_ = kernel.module_->layout().output_pointers;
         kernel.llvm_instructions_ = llvm_instructions;
         kernel.vectorized_ = vectorized;
         return kernel;
@@ -277,8 +276,8 @@ Expected<JitKernel> compile_now(const ir::Program& program, Precision precision,
                                   " ms, optimise " + ms(lowered_at, optimised_at) +
                                   " ms, codegen " + ms(optimised_at, done) + " ms");
     }
-    return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, program,
-                               facts.instructions, facts.vectorized);
+    return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, facts.instructions,
+                               facts.vectorized);
 }
 
 // Equal up to names (which ir::hash ignores too).

@@ -57,13 +57,9 @@ struct ReductionLayout {
     std::size_t output_pointers = 0;
 };
 
-/// Events per block of a fused reduction over a kernel with `output_pointers` output columns:
-/// the block's outputs (in stack buffers) stay in L1/L2. A multiple of kReductionLanes.
-[[nodiscard]] std::size_t reduction_block(std::size_t output_pointers) noexcept;
-
 /// Appends the fused reduction `spec` (the ReductionFn ABI of include/laddu/jit/jit.hpp) to
 /// `module`: it calls the kernel `layout.kernel_name` (declared here, resolved in the kernel's
-/// JIT instance) on blocks of reduction_block() events and sums their outputs in explicit
+/// JIT instance) on blocks of events that stay in cache and sums their outputs in explicit
 /// vector code. Fails (kBackend) for a spec the kernel cannot take (spec.sums not in
 /// [1, outputs], or a Complex output among the gradient sums) or a function that does not
 /// verify.

@@ -38,6 +38,15 @@ constexpr std::size_t kBlockBytes = std::size_t{64} * 1024;
 constexpr std::size_t kMinBlock = 64;
 constexpr std::size_t kMaxBlock = 1024;
 
+// Events per block over a kernel with `output_pointers` output columns: kBlockBytes of outputs,
+// a multiple of kReductionLanes.
+std::size_t reduction_block(std::size_t output_pointers) noexcept {
+    const std::size_t fits =
+        kBlockBytes / (sizeof(double) * std::max<std::size_t>(1, output_pointers));
+    const std::size_t block = fits / kReductionLanes * kReductionLanes;
+    return std::clamp(block, kMinBlock, kMaxBlock);
+}
+
 class ReductionLowerer {
 public:
     ReductionLowerer(const ReductionLayout& layout, const ReductionSpec& spec, llvm::Module& module)
@@ -316,13 +325,6 @@ void ReductionLowerer::accumulate(llvm::Value* sum, llvm::Value* term, llvm::Val
 }
 
 }  // namespace
-
-std::size_t reduction_block(std::size_t output_pointers) noexcept {
-    const std::size_t fits =
-        kBlockBytes / (sizeof(double) * std::max<std::size_t>(1, output_pointers));
-    const std::size_t block = fits / kReductionLanes * kReductionLanes;
-    return std::clamp(block, kMinBlock, kMaxBlock);
-}
 
 Expected<void> lower_reduction(const ReductionLayout& layout, const ReductionSpec& spec,
                                llvm::Module& module) {

@@ -54,6 +54,7 @@ struct ChunkWorker {
     std::unique_ptr<BoundKernel> kernel;
     std::vector<double> columns;
     std::vector<interp::OutputColumn> out;
+    std::vector<double> lanes;  ///< a fused gradient reduction's lanes (reduce_chunk)
 
     /// Events [begin, begin + count) of one reduction chunk and their outputs.
     struct Chunk {

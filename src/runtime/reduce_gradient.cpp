@@ -108,7 +108,8 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
             const auto [begin, count] = chunk_range(chunk, cache.events());
-            std::vector<double> lanes(2 * kSumLanes * outputs, 0.0);
+            std::vector<double>& lanes = worker.lanes;
+            lanes.assign(2 * kSumLanes * outputs, 0.0);
             if (worker.kernel->reduce_chunk(cache.view(), begin, count,
                                             cache.weights().subspan(begin, count), fused, lanes)) {
                 ChunkResult& result = results[chunk];
