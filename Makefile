@@ -3,9 +3,9 @@ PRESET ?= relassert
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 
-.PHONY: test deps configure build ctest demo sanitize format format-check tidy clean
+.PHONY: test deps configure build ctest wheel-check demo sanitize format format-check tidy clean
 
-test: deps build ctest
+test: deps build ctest wheel-check
 
 deps:
 	bash scripts/install-deps.sh
@@ -19,6 +19,11 @@ build: configure
 ctest:
 	ctest --preset $(PRESET) -j $(JOBS)
 
+# The Python user's path: build the wheel (Release, pyproject.toml), install it into a new venv
+# and run python/tests against the installed package (scripts/check-wheel.sh).
+wheel-check:
+	JOBS=$(JOBS) bash scripts/check-wheel.sh
+
 # The main job: generate, fit and plot laddu's K-matrix model (apps/laddu-cpp/demo.cpp), with
 # its output (fit table, projections, projections.png) in demo-output/. DEMO_ARGS passes options,
 # e.g. make demo DEMO_ARGS="--events 30000".
@@ -30,9 +35,9 @@ demo: deps build
 	$(BUILD_DIR)/apps/laddu-cpp/laddu-cpp demo --output $(DEMO_DIR) $(DEMO_ARGS)
 	/usr/bin/python3 examples/python/plot_demo.py $(DEMO_DIR)
 
-# ASan + UBSan build and tests (preset dev).
+# ASan + UBSan build and tests (preset dev; the wheel check is preset-independent, make test has it).
 sanitize:
-	$(MAKE) test PRESET=dev
+	$(MAKE) deps build ctest PRESET=dev
 
 format:
 	bash tools/format.sh

@@ -13,5 +13,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/laddu_cppConfig.cmake.
     INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/laddu_cpp)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/laddu_cppConfigVersion.cmake
     COMPATIBILITY SameMinorVersion)
+# The config, its version file and the find modules of dependencies without a CMake package.
 install(FILES ${PROJECT_BINARY_DIR}/laddu_cppConfig.cmake ${PROJECT_BINARY_DIR}/laddu_cppConfigVersion.cmake
+    ${PROJECT_SOURCE_DIR}/cmake/FindLZ4.cmake ${PROJECT_SOURCE_DIR}/cmake/FindBrotli.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/laddu_cpp)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package the build and the test suites use. Idempotent: when all are
-# present it does nothing (no apt-get update), so `make test` stays fast on a prepared machine.
-# Add a package here in the same change that starts using it.
+# Installs every Debian 12 package the build and the test suites use, then the pinned PyPI test
+# venv (build/venv, scripts/make-venv.sh). Idempotent: when all are present it does nothing (no
+# apt-get update), so `make test` stays fast on a prepared machine. Add a package here in the
+# same change that starts using it.
 set -euo pipefail
 
 packages=(
@@ -14,12 +15,12 @@ packages=(
     # model files of the laddu-cpp command (apps/laddu-cpp/model_file.cpp)
     libtomlplusplus-dev
     # Parquet codecs (src/data/io/parquet)
-    libsnappy-dev libzstd-dev zlib1g-dev
+    libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev libbrotli-dev
     # Parquet interop tests and benchmark (tests/parquet_interop: DuckDB, hyparquet from npm);
     # skipped below when a node is already on PATH
     nodejs npm
     # python test tooling (Debian's /usr/bin/python3)
-    python3 python3-dev python3-pytest python3-numpy pybind11-dev python3-scipy python3-iminuit
+    python3 python3-dev python3-venv python3-pytest python3-numpy pybind11-dev python3-scipy python3-iminuit
     python3-matplotlib
 )
 
@@ -35,21 +36,26 @@ for pkg in "${packages[@]}"; do
     fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-deps: all ${#packages[@]} packages present"
-    exit 0
-fi
-
-echo "install-deps: installing ${missing[*]}"
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-        sudo="sudo"
-    else
-        echo "install-deps: not root and no sudo; install these packages: ${missing[*]}" >&2
-        exit 1
+install_debian_packages() {
+    if [ ${#missing[@]} -eq 0 ]; then
+        echo "install-deps: all ${#packages[@]} packages present"
+        return 0
     fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+    echo "install-deps: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo="sudo"
+        else
+            echo "install-deps: not root and no sudo; install these packages: ${missing[*]}" >&2
+            exit 1
+        fi
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+install_debian_packages
+bash "$(dirname "$0")/make-venv.sh" test

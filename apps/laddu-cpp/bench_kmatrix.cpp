@@ -27,6 +27,7 @@
 #include <laddu/distributed/partition.hpp>
 #endif
 
+#include "cli_common.hpp"
 #include "commands.hpp"
 #include <nlohmann/json.hpp>
 
@@ -42,7 +43,10 @@ constexpr const char* kBenchUsage =
     "Builds laddu's K-matrix benchmark model, uses FILE as data and accepted MC, and prints the\n"
     "NLL, its gradient by parameter name, and median timings as one JSON object.\n"
     "--mpi (under mpirun): the ranks share the events; rank 0 prints, with \"ranks\" and\n"
-    "\"partitioning\" in the JSON.\n";
+    "\"partitioning\" in the JSON. --threads is at most 1024, --repeat at most 1000000.\n"
+    "Exit code 0; 2 for errors (one line on stderr); 1 for an internal error.\n";
+
+constexpr std::uint64_t kMaxRepeat = 1000000;
 
 struct Options {
     std::string data;
@@ -53,32 +57,26 @@ struct Options {
     std::string partitioning = "contiguous";
 };
 
-// Throws ModelError with a one-line message for any malformed argument.
+// Throws UsageError with a one-line message for any malformed argument.
 Options parse(std::span<const std::string_view> args) {
     Options options;
     options.execution.jit = runtime::JitPolicy::kAuto;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view arg = args[i];
-        const auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) {
-                throw ModelError(fmt::format("option {} needs a value", arg));
-            }
-            return std::string(args[++i]);
+    ArgReader reader("bench kmatrix", args);
+    while (reader.more()) {
+        const std::string_view arg = reader.next();
+        const auto value = [&] {
+            return reader.value(arg);
         };
         if (arg == "--data") {
             options.data = value();
         } else if (arg == "--params") {
             options.params = value();
         } else if (arg == "--threads") {
-            const std::string v = value();
-            options.execution.threads = std::stoul(v);
-            if (options.execution.threads == 0) {
-                throw ModelError("--threads must be at least 1");
-            }
+            options.execution.threads = parse_threads(arg, value());
         } else if (arg == "--precision") {
             const std::string v = value();
             if (v != "f64" && v != "f32") {
-                throw ModelError(fmt::format("--precision must be f64 or f32, got '{}'", v));
+                throw UsageError(fmt::format("--precision must be f64 or f32, got '{}'", v));
             }
             options.execution.precision =
                 v == "f32" ? runtime::Precision::kF32 : runtime::Precision::kF64;
@@ -91,7 +89,7 @@ Options parse(std::span<const std::string_view> args) {
             } else if (v == "off") {
                 options.execution.jit = runtime::JitPolicy::kDisabled;
             } else {
-                throw ModelError(fmt::format("--jit must be auto, on or off, got '{}'", v));
+                throw UsageError(fmt::format("--jit must be auto, on or off, got '{}'", v));
             }
         } else if (arg == "--autodiff") {
             const std::string v = value();
@@ -102,36 +100,36 @@ Options parse(std::span<const std::string_view> args) {
             } else if (v == "reverse") {
                 options.execution.autodiff = runtime::AutodiffMode::kReverse;
             } else {
-                throw ModelError(
+                throw UsageError(
                     fmt::format("--autodiff must be auto, forward or reverse, got '{}'", v));
             }
         } else if (arg == "--repeat") {
-            options.repeat = std::max<std::size_t>(1, std::stoul(value()));
+            options.repeat = parse_count(arg, value(), kMaxRepeat);
         } else if (arg == "--json") {
             // JSON is the only output format; accepted for laddu's command line.
         } else if (arg == "--mpi") {
 #if LADDU_HAVE_DISTRIBUTED
             options.mpi = true;
 #else
-            throw ModelError("--mpi: this laddu-cpp was built without MPI (libopenmpi-dev)");
+            throw UsageError("--mpi: this laddu-cpp was built without MPI (libopenmpi-dev)");
 #endif
         } else if (arg == "--partitioning") {
             options.partitioning = value();
         } else {
-            throw ModelError(fmt::format("unknown option '{}'", arg));
+            throw reader.unknown(arg);
         }
     }
     if (options.data.empty()) {
-        throw ModelError("--data FILE.parquet is required");
+        throw UsageError("--data FILE.parquet is required (see laddu-cpp bench kmatrix --help)");
     }
     if (options.partitioning != "contiguous" && options.partitioning != "rows" &&
         options.partitioning != "file_groups") {
-        throw ModelError(
+        throw UsageError(
             fmt::format("--partitioning must be contiguous, rows or file_groups, got '{}'",
                         options.partitioning));
     }
     if (!options.mpi && options.partitioning != "contiguous") {
-        throw ModelError("--partitioning needs --mpi");
+        throw UsageError("--partitioning needs --mpi");
     }
     return options;
 }
@@ -199,82 +197,79 @@ void on_every_rank(const runtime::Collective* collective, Fn fn) {
     fn();
 }
 
+// Runs the benchmark; `root` is set false on MPI ranks other than 0 (which print nothing).
+int run_benchmark(const Options& options, bool& root) {
+    runtime::Execution execution = options.execution;
+#if LADDU_HAVE_DISTRIBUTED
+    if (options.mpi) {
+        execution.collective =
+            distributed::mpi_collective(distributed::parse_partitioning(options.partitioning));
+        root = execution.collective->rank() == 0;
+    }
+#endif
+    const runtime::Collective* collective = execution.collective.get();
+    const expr::Model model = amplitudes::kmatrix_benchmark_model();
+    // Under MPI the file is a lazily read source: each rank decodes only the row groups
+    // holding its chunks (ReadPlan::ranges), while the NLL is prepared.
+    const data::EventData events = [&]() -> data::EventData {
+        if (!options.mpi) {
+            return data::read_parquet(options.data);
+        }
+        std::shared_ptr<const data::ParquetSource> source;
+        on_every_rank(collective, [&] {
+            source = std::make_shared<data::ParquetSource>(std::vector<std::string>{options.data});
+        });
+        return data::EventData::from_source(source);
+    }();
+    const auto start = std::chrono::steady_clock::now();
+    const likelihood::NLL nll(model, events, events, execution);
+    const double prepare_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::vector<std::string> names = model.parameters().free_names();
+    const std::vector<double> params = read_parameters(options.params, names);
+
+    double value = 0.0;
+    likelihood::Evaluation evaluation;
+    const double per_value = median_seconds(options.repeat, [&] { value = nll.value(params); });
+    const double per_gradient =
+        median_seconds(options.repeat, [&] { evaluation = nll.value_and_gradient(params); });
+
+    nlohmann::ordered_json out;
+    out["nll"] = value;
+    nlohmann::ordered_json gradient = nlohmann::ordered_json::object();
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        gradient[names[k]] = evaluation.gradient.at(k);
+    }
+    out["gradient"] = gradient;
+    out["events"] = events.num_events();
+    out["prepare_seconds"] = prepare_seconds;
+    out["seconds_per_value"] = per_value;
+    out["seconds_per_value_and_gradient"] = per_gradient;
+    out["threads"] = options.execution.resolved_threads();
+    out["fast_normalization"] = nll.uses_fast_normalization();
+    out["precision"] = options.execution.precision == runtime::Precision::kF32 ? "f32" : "f64";
+    out["backend"] = std::string(nll.backend());
+    out["ranks"] = collective != nullptr ? collective->size() : 1;
+    out["partitioning"] = options.mpi ? options.partitioning : "none";
+    if (root) {
+        std::puts(out.dump().c_str());
+    }
+    return kExitOk;
+}
+
 }  // namespace
 
 int bench_kmatrix(std::span<const std::string_view> args) {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-        std::fputs(kBenchUsage, stdout);
-        return 0;
-    }
-    bool root = true;
-    try {
-        const Options options = parse(args);
-        runtime::Execution execution = options.execution;
-#if LADDU_HAVE_DISTRIBUTED
-        if (options.mpi) {
-            execution.collective =
-                distributed::mpi_collective(distributed::parse_partitioning(options.partitioning));
-            root = execution.collective->rank() == 0;
+    return run_command("bench kmatrix", [&] {
+        if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+            std::fputs(kBenchUsage, stdout);
+            return kExitOk;
         }
-#endif
-        const runtime::Collective* collective = execution.collective.get();
-        const expr::Model model = amplitudes::kmatrix_benchmark_model();
-        // Under MPI the file is a lazily read source: each rank decodes only the row groups
-        // holding its chunks (ReadPlan::ranges), while the NLL is prepared.
-        const data::EventData events = [&]() -> data::EventData {
-            if (!options.mpi) {
-                return data::read_parquet(options.data);
-            }
-            std::shared_ptr<const data::ParquetSource> source;
-            on_every_rank(collective, [&] {
-                source =
-                    std::make_shared<data::ParquetSource>(std::vector<std::string>{options.data});
-            });
-            return data::EventData::from_source(source);
-        }();
-        const auto start = std::chrono::steady_clock::now();
-        const likelihood::NLL nll(model, events, events, execution);
-        const double prepare_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const std::vector<std::string> names = model.parameters().free_names();
-        const std::vector<double> params = read_parameters(options.params, names);
-
-        double value = 0.0;
-        likelihood::Evaluation evaluation;
-        const double per_value = median_seconds(options.repeat, [&] { value = nll.value(params); });
-        const double per_gradient =
-            median_seconds(options.repeat, [&] { evaluation = nll.value_and_gradient(params); });
-
-        nlohmann::ordered_json out;
-        out["nll"] = value;
-        nlohmann::ordered_json gradient = nlohmann::ordered_json::object();
-        for (std::size_t k = 0; k < names.size(); ++k) {
-            gradient[names[k]] = evaluation.gradient.at(k);
-        }
-        out["gradient"] = gradient;
-        out["events"] = events.num_events();
-        out["prepare_seconds"] = prepare_seconds;
-        out["seconds_per_value"] = per_value;
-        out["seconds_per_value_and_gradient"] = per_gradient;
-        out["threads"] = options.execution.resolved_threads();
-        out["fast_normalization"] = nll.uses_fast_normalization();
-        out["precision"] = options.execution.precision == runtime::Precision::kF32 ? "f32" : "f64";
-        out["backend"] = std::string(nll.backend());
-        out["ranks"] = collective != nullptr ? collective->size() : 1;
-        out["partitioning"] = options.mpi ? options.partitioning : "none";
-        if (root) {
-            std::puts(out.dump().c_str());
-        }
-        return 0;
-    } catch (const std::invalid_argument&) {
-        std::fputs("laddu-cpp bench kmatrix: a numeric option got a value that is not a number\n",
-                   stderr);
-    } catch (const Error& e) {
-        if (root) {
-            std::fprintf(stderr, "laddu-cpp bench kmatrix: %s\n", e.what());
-        }
-    }
-    return 2;
+        // An error on any rank is reported by that rank, which then ends every rank
+        // (run_command): a rank that returned quietly would leave the others waiting.
+        bool root = true;
+        return run_benchmark(parse(args), root);
+    });
 }
 
 }  // namespace laddu::cli

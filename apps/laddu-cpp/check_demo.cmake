@@ -1,6 +1,7 @@
 # `laddu-cpp demo` at a tiny size: exit code 0, the fit table and fit fractions printed, the
-# projection files written, and (where matplotlib is installed) the PNG plotted; a bad option
-# gives exit code 2 and one stderr line. Variables: CLI, WORK_DIR, PYTHON, PLOT_SCRIPT.
+# projection files written, and (where matplotlib is installed) the PNG plotted; progress into a
+# pipe has no carriage returns; outputs on a full disk fail with exit 2; a bad option gives exit
+# code 2 and one stderr line. Variables: CLI, WORK_DIR, PYTHON, PLOT_SCRIPT.
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CLI} demo --events 3000 --mc 40000 --threads 2 --output ${WORK_DIR}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -14,6 +15,11 @@ foreach(expected "Fit table \\(3000 data events" "parameter +fitted +uncertainty
         message(FATAL_ERROR "demo output lacks '${expected}'")
     endif()
 endforeach()
+# Progress into a pipe: plain lines, no carriage returns (issue 21).
+if(out MATCHES "\r" OR err MATCHES "\r" OR NOT out MATCHES "\n      round [0-9]+: [0-9]+ flat events so far\n"
+        OR NOT out MATCHES "\n      start 6/6  iteration +[0-9]+  NLL [-0-9.]+  \\([0-9.]+ s\\)\n")
+    message(FATAL_ERROR "demo into a pipe: expected plain progress lines")
+endif()
 foreach(file projections.parquet data.parquet histograms.json fit.txt)
     if(NOT EXISTS ${WORK_DIR}/${file})
         message(FATAL_ERROR "demo did not write ${WORK_DIR}/${file}")
@@ -28,6 +34,17 @@ if(PYTHON)
             message(FATAL_ERROR "plot_demo.py failed (exit ${rc})")
         endif()
     endif()
+endif()
+# Outputs on a full disk (a 512-byte file-size limit, SIGXFSZ ignored): exit 2 naming the
+# file, and no partial output (issue 21: they were empty or cut short, with exit 0).
+execute_process(COMMAND sh -c "trap '' XFSZ && ulimit -f 1 && exec \"$0\" \"$@\"" ${CLI} demo
+        --events 3000 --mc 40000 --threads 2 --output ${WORK_DIR}/full
+    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+file(GLOB left ${WORK_DIR}/full/*)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "^laddu-cpp demo: cannot write '[^\n]*/full/fit.txt': File too large[^\n]*\n$"
+        OR left)
+    message(FATAL_ERROR "demo on a full disk: expected exit 2, one line and no files, got ${rc}: "
+        "'${err}', files: ${left}")
 endif()
 execute_process(COMMAND ${CLI} demo --events many RESULT_VARIABLE rc OUTPUT_QUIET
     ERROR_VARIABLE err)

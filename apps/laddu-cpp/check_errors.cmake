@@ -1,4 +1,4 @@
-# Each error class of the model-file commands: exit code 2 (1 for a bad command line) and one
+# Each error class of the model-file commands: exit code 2 (a bad command line included) and one
 # stderr line "laddu-cpp COMMAND: ..." naming the problem. Variables: CLI, WORK_DIR, MODELS.
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -52,11 +52,11 @@ expect_error(2 "unknown_particle.toml:7:[0-9]+: amplitudes.bw.of: unknown partic
 # Unknown parameter on the command line, bad option values, unknown options.
 expect_error(2 "unknown parameter 'nope' in --params" generate --model
     ${MODELS}/breit_wigner_zlm.toml --params nope=1 --output ${WORK_DIR}/x.parquet)
-expect_error(1 "--events needs a positive integer, got 'many'" generate --model
+expect_error(2 "--events needs an integer from 1 to 10000000000, got 'many'" generate --model
     ${MODELS}/breit_wigner_zlm.toml --events many --output ${WORK_DIR}/x.parquet)
-expect_error(1 "unknown option '--frobnicate'" fit ${MODELS}/breit_wigner_zlm.toml --frobnicate)
-expect_error(1 "--data and --accepted are required" fit ${MODELS}/breit_wigner_zlm.toml)
-expect_error(1 "--params: expected name=value" inspect ${MODELS}/breit_wigner_zlm.toml
+expect_error(2 "unknown option '--frobnicate'" fit ${MODELS}/breit_wigner_zlm.toml --frobnicate)
+expect_error(2 "--data and --accepted are required" fit ${MODELS}/breit_wigner_zlm.toml)
+expect_error(2 "--params: expected name=value" inspect ${MODELS}/breit_wigner_zlm.toml
     --params "f2 mass")
 
 # Data errors: an event index out of range, and a column the model reads but the file lacks.

@@ -19,7 +19,6 @@
 #include <complex>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
@@ -30,6 +29,7 @@
 
 #include <laddu/amplitudes/kmatrix_benchmark.hpp>
 #include <laddu/base/assert.hpp>
+#include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/parquet.hpp>
@@ -44,8 +44,10 @@
 #include <laddu/likelihood/nll.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
+#include "cli_common.hpp"
 #include "commands.hpp"
 #include "demo_model.hpp"
+#include "progress.hpp"
 #include <nlohmann/json.hpp>
 
 namespace laddu::cli {
@@ -60,9 +62,14 @@ constexpr const char* kDemoUsage =
     "  --events N   data events (default 15000)\n"
     "  --mc N       generated flat MC events before the acceptance (default 200000)\n"
     "  --seed S     base seed (default 1)\n"
-    "  --threads T  threads (default: all)\n"
+    "  --threads T  threads (default: all; at most 1024)\n"
     "  --output DIR output directory (default demo-output)\n"
-    "Exit code 0; 3 when the fit does not converge or a pull exceeds 3; 2 for errors.\n";
+    "Exit code 0; 3 when the fit does not converge or a pull exceeds 3; 2 for errors (one line\n"
+    "on stderr); 1 for an internal error.\n";
+
+// Memory per event, for the check before generating: 19 doubles per flat event (four
+// four-momenta, two scalars, the weight), held twice (the rounds and their concatenation).
+constexpr std::uint64_t kBytesPerEvent = std::uint64_t{2} * 19 * sizeof(double);
 
 constexpr double kKkMassMax = 2.0;  // GeV: the upper end of the m(K_S K_S) window
 
@@ -92,39 +99,27 @@ struct Options {
     std::string output = "demo-output";
 };
 
-std::size_t parse_count(const std::string& option, const std::string& text) {
-    std::size_t used = 0;
-    const unsigned long long value = std::stoull(text, &used);
-    if (used != text.size() || value == 0) {
-        throw ModelError(fmt::format("{} needs a positive integer, got '{}'", option, text));
-    }
-    return static_cast<std::size_t>(value);
-}
-
 Options parse(std::span<const std::string_view> args) {
     Options options;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view arg = args[i];
-        const auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) {
-                throw ModelError(fmt::format("option {} needs a value", arg));
-            }
-            return std::string(args[++i]);
-        };
+    ArgReader reader("demo", args);
+    while (reader.more()) {
+        const std::string_view arg = reader.next();
         if (arg == "--events") {
-            options.events = parse_count("--events", value());
+            options.events = parse_count(arg, reader.value(arg), kMaxEvents);
         } else if (arg == "--mc") {
-            options.mc = parse_count("--mc", value());
+            options.mc = parse_count(arg, reader.value(arg), kMaxEvents);
         } else if (arg == "--seed") {
-            options.seed = std::stoull(value());
+            options.seed = parse_seed(arg, reader.value(arg));
         } else if (arg == "--threads") {
-            options.execution.threads = parse_count("--threads", value());
+            options.execution.threads = parse_threads(arg, reader.value(arg));
         } else if (arg == "--output") {
-            options.output = value();
+            options.output = reader.value(arg);
         } else {
-            throw ModelError(fmt::format("unknown option '{}' (see laddu-cpp demo --help)", arg));
+            throw reader.unknown(arg);
         }
     }
+    check_memory("--mc", options.mc, kBytesPerEvent, "lower --mc");
+    check_memory("--events", options.events, kBytesPerEvent, "lower --events");
     return options;
 }
 
@@ -140,10 +135,10 @@ data::Dataset accepted_flat(std::size_t n, std::uint64_t seed) {
 data::Dataset generate_data(const compile::CompiledModel& truth_model,
                             std::span<const double> truth, const Options& options) {
     std::size_t generated = 0;
+    ProgressLine progress(stdout);
     const auto source = [&](std::uint64_t round, std::size_t size) {
         generated += size;
-        fmt::print("\r      round {}: {} flat events so far", round + 1, generated);
-        std::fflush(stdout);
+        progress.update(fmt::format("      round {}: {} flat events so far", round + 1, generated));
         return accepted_flat(size, options.seed * 1000 + 100 + round);
     };
     const auto intensity = [&](const data::Dataset& pool) {
@@ -158,7 +153,7 @@ data::Dataset generate_data(const compile::CompiledModel& truth_model,
     };
     data::Dataset data = generation::generate_unweighted(options.events, source, intensity,
                                                          {.seed = options.seed * 1000 + 200});
-    fmt::print("\n");
+    progress.finish();
     return data;
 }
 
@@ -221,10 +216,10 @@ std::vector<double> histogram(std::span<const double> x, std::span<const double>
 }  // namespace
 
 int demo(std::span<const std::string_view> args) {
-    try {
+    return run_command("demo", [&] {
         if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
             std::fputs(kDemoUsage, stdout);
-            return 0;
+            return kExitOk;
         }
         const Options options = parse(args);
         const auto t0 = std::chrono::steady_clock::now();
@@ -290,24 +285,26 @@ int demo(std::span<const std::string_view> args) {
         const auto fit_start = std::chrono::steady_clock::now();
         std::size_t start_index = 0;
         std::size_t last_iteration = 0;
+        ProgressLine progress(stdout);
         fit_options.minimizer.progress = [&](const fit::Progress& p) {
             if (start_index == 0 || p.iteration <= last_iteration) {
                 ++start_index;
             }
             last_iteration = p.iteration;
-            fmt::print("\r      start {}/{}  iteration {:4d}  NLL {:.6f}  ({:.1f} s)   ",
-                       start_index, kStarts, p.iteration, p.value, elapsed(fit_start));
-            std::fflush(stdout);
+            progress.update(
+                fmt::format("      start {}/{}  iteration {:4d}  NLL {:.6f}  ({:.1f} s)",
+                            start_index, kStarts, p.iteration, p.value, elapsed(fit_start)));
             return true;
         };
         const fit::RestartResult fits = fit::fit_restarts(
             total, start, {.starts = kStarts, .seed = options.seed, .spread = 0.3}, fit_options);
+        progress.finish();
         fit::FitResult result = fits.best_fit();
         std::size_t converged = 0;
         for (const fit::FitResult& f : fits.fits) {
             converged += f.converged ? 1 : 0;
         }
-        fmt::print("\n      best of {} starts (start {}, {} converged): NLL {:.6f}, {}, {} "
+        fmt::print("      best of {} starts (start {}, {} converged): NLL {:.6f}, {}, {} "
                    "iterations ({:.1f} s)\n",
                    kStarts, fits.best + 1, converged, result.value,
                    result.converged ? "converged" : "NOT converged: " + result.message,
@@ -341,7 +338,7 @@ int demo(std::span<const std::string_view> args) {
                                  f.uncertainty, t);
         }
         fmt::print("{}", table);
-        std::ofstream(options.output + "/fit.txt") << table;
+        write_file_atomically(options.output + "/fit.txt", table);
 
         fmt::print("[5/5] projections -> {}/projections.parquet, histograms.json\n",
                    options.output);
@@ -399,15 +396,10 @@ int demo(std::span<const std::string_view> args) {
             "parameters)",
             data.size(), free_names.size());
         hist["order"] = {"fit", "S+", "D+", "S-"};
-        std::ofstream(options.output + "/histograms.json") << hist.dump(1) << "\n";
+        write_file_atomically(options.output + "/histograms.json", hist.dump(1) + "\n");
         fmt::print("done in {:.1f} s\n", elapsed(t0));
-        return within && result.converged ? 0 : 3;
-    } catch (const std::invalid_argument&) {
-        std::fputs("laddu-cpp demo: a numeric option has a malformed value\n", stderr);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "laddu-cpp demo: %s\n", e.what());
-    }
-    return 2;
+        return within && result.converged ? kExitOk : kExitNotConverged;
+    });
 }
 
 }  // namespace laddu::cli

@@ -3,13 +3,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/data/parquet.hpp>
 #include <laddu/fit/fit.hpp>
@@ -20,6 +20,7 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "model_file.hpp"
+#include "progress.hpp"
 #include <nlohmann/json.hpp>
 
 namespace laddu::cli {
@@ -44,10 +45,13 @@ constexpr const char* kFitUsage =
     "  --extended          extended likelihood (the intensity's scale is the yield)\n"
     "  --truth P           true values (as --params) of a closure test: adds the columns true\n"
     "                      and pull = (value - true) / uncertainty\n"
-    "  --threads T         threads (default: all)\n"
+    "  --threads T         threads (default: all; at most 1024)\n"
     "  --quiet             no progress line\n"
-    "Exit code 0 when the fit converged, 3 when it did not, 1 for a bad command line, 2 for\n"
-    "other errors (one line on stderr).\n";
+    "Exit code 0 when the fit converged, 3 when it did not, 2 for errors (one line on stderr,\n"
+    "e.g. a likelihood that cannot be evaluated at the start values), 1 for an internal error.\n";
+
+// Fits from more starts than this are a typo, not a plan.
+constexpr std::uint64_t kMaxStarts = 100000;
 
 struct Options {
     std::string model;
@@ -79,7 +83,7 @@ Options parse(std::span<const std::string_view> args) {
             o.json = reader.value(arg);
             files = nullptr;
         } else if (arg == "--starts") {
-            o.starts = parse_count(arg, reader.value(arg));
+            o.starts = parse_count(arg, reader.value(arg), kMaxStarts);
             files = nullptr;
         } else if (arg == "--seed") {
             o.seed = parse_seed(arg, reader.value(arg));
@@ -91,7 +95,7 @@ Options parse(std::span<const std::string_view> args) {
             o.truth = reader.value(arg);
             files = nullptr;
         } else if (arg == "--threads") {
-            o.execution.threads = parse_count(arg, reader.value(arg));
+            o.execution.threads = parse_threads(arg, reader.value(arg));
             files = nullptr;
         } else if (arg == "--extended") {
             o.extended = true;
@@ -156,27 +160,32 @@ int fit(std::span<const std::string_view> args) {
                    seconds_since(t0));
         std::fflush(stdout);
 
+        // A likelihood that cannot be evaluated at the user's start (a non-positive intensity,
+        // a NaN in the data) is an error in the input, not a fit that did not converge:
+        // fit_restarts would report it as a failed start.
+        (void)total.value(point.free_values);
+
         fit::FitOptions fit_options;
         std::size_t start_index = 0;
         std::size_t last_iteration = 0;
+        ProgressLine progress(stderr);
         if (!o.quiet) {
             fit_options.minimizer.progress = [&](const fit::Progress& p) {
                 if (start_index == 0 || p.iteration <= last_iteration) {
                     ++start_index;
                 }
                 last_iteration = p.iteration;
-                std::fprintf(stderr, "\rfit: start %zu/%zu  iteration %5zu  NLL %.6f  (%.1f s)   ",
-                             start_index, o.starts, p.iteration, p.value, seconds_since(t0));
-                std::fflush(stderr);
+                progress.update(fmt::format("fit: start {}/{}  iteration {:5d}  NLL {:.6f}  "
+                                            "({:.1f} s)",
+                                            start_index, o.starts, p.iteration, p.value,
+                                            seconds_since(t0)));
                 return true;
             };
         }
         const fit::RestartResult fits =
             fit::fit_restarts(total, point.free_values,
                               {.starts = o.starts, .seed = o.seed, .spread = 0.3}, fit_options);
-        if (!o.quiet) {
-            std::fputs("\n", stderr);
-        }
+        progress.finish();
         const fit::FitResult& result = fits.best_fit();
 
         std::string text = fmt::format(
@@ -247,13 +256,9 @@ int fit(std::span<const std::string_view> args) {
                 covariance.push_back(row);
             }
             json["covariance"] = covariance;
-            std::ofstream out(o.json);
-            if (!out) {
-                throw UsageError(fmt::format("--json: cannot write '{}'", o.json));
-            }
-            out << json.dump(2) << "\n";
+            write_file_atomically(o.json, json.dump(2) + "\n");
         }
-        return result.converged ? 0 : 3;
+        return result.converged ? kExitOk : kExitNotConverged;
     });
 }
 

@@ -18,6 +18,7 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "model_file.hpp"
+#include "progress.hpp"
 
 namespace laddu::cli {
 
@@ -32,12 +33,17 @@ constexpr const char* kGenerateUsage =
     "intensity at its parameter values (model-file values, overridden by --params).\n"
     "  --model MODEL   a model file (TOML) or a built-in model: kmatrix_benchmark\n"
     "  --output FILE   the Parquet file to write\n"
-    "  --events N      events to write (default 10000)\n"
+    "  --events N      events to write (default 10000; at most what fits in the available\n"
+    "                  memory, 304 bytes per event)\n"
     "  --seed S        seed (default 1); the output depends only on it\n"
     "  --params P      name=value[,name=value...] or a JSON file (e.g. fit --json output)\n"
     "  --phase-space   write the flat phase-space events (no accept-reject)\n"
-    "  --threads T     threads for the intensity (default: all)\n"
-    "Exit code 0; 1 for a bad command line; 2 for other errors (one line on stderr).\n";
+    "  --threads T     threads for the intensity (default: all; at most 1024)\n"
+    "Exit code 0; 2 for errors (one line on stderr); 1 for an internal error.\n";
+
+// Memory per generated event: 19 doubles (four four-momenta, two scalars, the weight), held
+// twice (the kept rounds and their concatenation; the flat events and their renamed copy).
+constexpr std::uint64_t kBytesPerEvent = std::uint64_t{2} * 19 * sizeof(double);
 
 struct Options {
     std::string model;
@@ -59,7 +65,7 @@ Options parse(std::span<const std::string_view> args) {
         } else if (arg == "--output" || arg == "-o") {
             o.output = reader.value(arg);
         } else if (arg == "--events") {
-            o.events = parse_count(arg, reader.value(arg));
+            o.events = parse_count(arg, reader.value(arg), kMaxEvents);
         } else if (arg == "--seed") {
             o.seed = parse_seed(arg, reader.value(arg));
         } else if (arg == "--params") {
@@ -67,7 +73,7 @@ Options parse(std::span<const std::string_view> args) {
         } else if (arg == "--phase-space") {
             o.phase_space = true;
         } else if (arg == "--threads") {
-            o.execution.threads = parse_count(arg, reader.value(arg));
+            o.execution.threads = parse_threads(arg, reader.value(arg));
         } else {
             throw reader.unknown(arg);
         }
@@ -75,6 +81,9 @@ Options parse(std::span<const std::string_view> args) {
     if (o.model.empty() || o.output.empty()) {
         throw UsageError("--model and --output are required (see laddu-cpp generate --help)");
     }
+    check_memory("--events", o.events, kBytesPerEvent,
+                 "lower --events, or run generate several times with different --seed values "
+                 "and give every file to fit --data");
     return o;
 }
 
@@ -138,15 +147,16 @@ int generate(std::span<const std::string_view> args) {
             return out;
         };
         std::size_t generated = 0;
+        ProgressLine progress(stderr);
         const auto source = [&](std::uint64_t round, std::size_t size) {
             generated += size;
-            std::fprintf(stderr, "\rgenerate: round %llu, %zu flat events so far",
-                         static_cast<unsigned long long>(round + 1), generated);
+            progress.update(
+                fmt::format("generate: round {}, {} flat events so far", round + 1, generated));
             return flat_events(file, size, o.seed * 1000003ULL + round);
         };
         const data::Dataset events =
             generation::generate_unweighted(o.events, source, intensity, {.seed = o.seed});
-        std::fputs("\n", stderr);
+        progress.finish();
         data::write_parquet(events, o.output);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

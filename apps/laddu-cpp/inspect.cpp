@@ -42,7 +42,10 @@ constexpr const char* kInspectUsage =
     "  --params P      parameter values (name=value,... or JSON; default: the model's)\n"
     "  --show LIST     sections to print (default: all; values only with --data)\n"
     "  --width N       truncate expression text to N characters (default 160; 0: never)\n"
-    "Exit code 0; 1 for a bad command line; 2 for other errors (one line on stderr).\n";
+    "Exit code 0; 2 for errors (one line on stderr); 1 for an internal error.\n";
+
+// Expression text longer than this is never useful on a screen.
+constexpr std::uint64_t kMaxWidth = 1000000;
 
 struct Options {
     std::string model;
@@ -65,7 +68,7 @@ Options parse(std::span<const std::string_view> args) {
         } else if (arg == "--params") {
             o.params = reader.value(arg);
         } else if (arg == "--width") {
-            o.width = static_cast<std::size_t>(parse_seed(arg, reader.value(arg)));
+            o.width = static_cast<std::size_t>(parse_integer(arg, reader.value(arg), 0, kMaxWidth));
         } else if (arg == "--show") {
             const std::string list = reader.value(arg);
             o.show.clear();

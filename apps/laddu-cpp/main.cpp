@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli_common.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -18,7 +19,9 @@ constexpr std::string_view kUsage =
     "  fit MODEL --data F --accepted F  fit table and fit fractions of a model file\n"
     "  inspect MODEL [--data F]      a model's graph, cache plan, IR and per-event values\n"
     "Model files (TOML) are described in docs/cli.md; examples in examples/models/.\n"
-    "`laddu-cpp <command> --help` describes each command.\n";
+    "`laddu-cpp <command> --help` describes each command.\n"
+    "Exit codes: 0 success, 2 an error (one line on stderr), 3 a fit that did not converge,\n"
+    "1 an internal error.\n";
 
 // A subcommand: `laddu-cpp [group] name args...`.
 struct Command {
@@ -55,5 +58,5 @@ int main(int argc, char** argv) {
         return 0;
     }
     std::fputs(kUsage.data(), stderr);
-    return 1;
+    return laddu::cli::kExitError;
 }

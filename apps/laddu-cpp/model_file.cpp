@@ -468,15 +468,76 @@ private:
         return out;
     }
 
+    // The amplitude `name`, referred to at `where` (dotted `key`). Amplitudes refer to one
+    // another by name; the references are resolved depth first with an explicit stack, so an
+    // amplitude is built only after everything it names, and build() never recurses (a chain
+    // of 10^4 products is as deep as the stack would go).
     Expr amplitude(const std::string& name, const toml::node* where, const std::string& key) {
-        if (const auto found = built_.find(name); found != built_.end()) {
-            return found->second;
+        struct Pending {
+            std::string name;
+            const toml::node* where;
+            std::string key;
+            bool expanded = false;
+        };
+
+        std::vector<Pending> stack{{name, where, key}};
+        while (!stack.empty()) {
+            if (built_.contains(stack.back().name)) {
+                stack.pop_back();
+                continue;
+            }
+            if (stack.back().expanded) {
+                const std::string done = stack.back().name;
+                stack.pop_back();
+                build_amplitude(done);
+                continue;
+            }
+            stack.back().expanded = true;
+            const Pending top = stack.back();
+            const toml::table& t = amplitude_table(top.name, top.where, top.key);
+            if (!building_.insert(top.name).second) {
+                fail(top.where, top.key,
+                     fmt::format("amplitude '{}' refers to itself (a cycle)", top.name));
+            }
+            const std::string path = dotted("amplitudes", top.name);
+            check_type_and_keys(t, path);
+            std::vector<Pending> refs;
+            for (const auto& [ref_key, ref_node] : referenced_names(t, path)) {
+                for (const std::string& ref : ref_node.second) {
+                    refs.push_back({ref, ref_node.first, ref_key});
+                }
+            }
+            for (auto it = refs.rbegin(); it != refs.rend(); ++it) {
+                if (!built_.contains(it->name)) {
+                    if (building_.contains(it->name)) {
+                        fail(it->where, it->key,
+                             fmt::format("amplitude '{}' refers to itself (a cycle)", it->name));
+                    }
+                    stack.push_back(std::move(*it));
+                }
+            }
         }
-        const toml::table& t = amplitude_table(name, where, key);
-        const std::string path = dotted("amplitudes", name);
-        if (!building_.insert(name).second) {
-            fail(where, key, fmt::format("amplitude '{}' refers to itself (a cycle)", name));
+        return built_.at(name);
+    }
+
+    // The amplitude names table `t` refers to, by dotted key: (key, (node, names)).
+    std::vector<std::pair<std::string, std::pair<const toml::node*, std::vector<std::string>>>>
+    referenced_names(const toml::table& t, const std::string& path) const {
+        std::vector<std::pair<std::string, std::pair<const toml::node*, std::vector<std::string>>>>
+            out;
+        for (const char* key : {"factors", "terms"}) {
+            if (const toml::node* node = t.get(key)) {
+                out.push_back({dotted(path, key), {node, strings(node, dotted(path, key))}});
+            }
         }
+        if (const toml::node* node = t.get("amplitude")) {
+            out.push_back(
+                {dotted(path, "amplitude"), {node, {as_string(node, dotted(path, "amplitude"))}}});
+        }
+        return out;
+    }
+
+    void check_type_and_keys(const toml::table& t, const std::string& path) const {
         const std::string type = string(t, "type", path);
         const auto keys = kAmplitudeKeys.find(type);
         if (keys == kAmplitudeKeys.end()) {
@@ -492,6 +553,13 @@ private:
         allowed.emplace_back("type");
         allowed.emplace_back("tag");
         check_keys(t, path, allowed);
+    }
+
+    // Builds amplitude `name`, whose references are built (see amplitude()).
+    void build_amplitude(const std::string& name) {
+        const toml::table& t = *amplitudes_->get(name)->as_table();
+        const std::string path = dotted("amplitudes", name);
+        const std::string type = string(t, "type", path);
         Expr e = build(type, t, path);
         if (t.contains("tag")) {
             e = e.tagged(string(t, "tag", path));
@@ -499,7 +567,6 @@ private:
         building_.erase(name);
         built_.emplace(name, e);
         named_.push_back({name, type, e, static_cast<int>(t.source().begin.line)});
-        return e;
     }
 
     Expr build(const std::string& type, const toml::table& t, const std::string& path) {

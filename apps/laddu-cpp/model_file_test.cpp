@@ -1,5 +1,6 @@
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <laddu/amplitudes/breit_wigner.hpp>
@@ -169,6 +170,30 @@ std::string error_of(const std::string& text) {
         return what;
     }
     return "";
+}
+
+// Amplitudes that refer to one another 10,000 deep are resolved without recursion (issue 21:
+// this chain overflowed the stack).
+TEST(ModelFile, AChainOfTenThousandProductsReads) {
+    constexpr int kDepth = 10'000;
+    std::string text = R"(
+[model]
+intensity = "i"
+[parameters]
+a = 0.5
+[amplitudes]
+c = { type = "coupling", re = "a", im = 0 }
+p0 = { type = "product", factors = ["c"] }
+i = { type = "norm_sqr", amplitude = "p10000" }
+)";
+    for (int k = 1; k <= kDepth; ++k) {
+        text +=
+            fmt::format("p{} = {{ type = \"product\", factors = [\"p{}\", \"c\"] }}\n", k, k - 1);
+    }
+    const ModelFile file = parse_model_file(text, "chain.toml");
+    EXPECT_EQ(file.model.parameters().names(), std::vector<std::string>{"a"});
+    EXPECT_EQ(file.amplitudes.size(), static_cast<std::size_t>(kDepth + 3));
+    EXPECT_GT(expr::node_count(file.model.expression()), static_cast<std::size_t>(kDepth));
 }
 
 TEST(ModelFileErrors, TheBaseModelParses) {

@@ -11,7 +11,7 @@ Every error the engine raises is a subclass of ``ld.Error`` named as in C++:
 
 from . import _core
 
-__version__ = "0.1.0"
+__version__ = _core.__version__  # CMakeLists.txt's project version, also the wheel's
 
 __all__ = [
     # errors
@@ -98,6 +98,7 @@ __all__ = [
     # execution
     "Execution",
     "mpi",
+    "capabilities",
     # likelihoods
     "LikelihoodTerm",
     "UnbinnedNLL",

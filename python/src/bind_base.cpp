@@ -36,21 +36,21 @@ void bind_base(py::module_& module) {
                 std::rethrow_exception(thrown);
             }
         } catch (const ModelError& e) {
-            model_error->operator()(e.what());
+            py::set_error(*model_error, e.what());
         } catch (const CompileError& e) {
-            compile_error->operator()(e.what());
+            py::set_error(*compile_error, e.what());
         } catch (const DataError& e) {
-            data_error->operator()(e.what());
+            py::set_error(*data_error, e.what());
         } catch (const EvaluationError& e) {
-            evaluation_error->operator()(e.what());
+            py::set_error(*evaluation_error, e.what());
         } catch (const BackendError& e) {
-            backend_error->operator()(e.what());
+            py::set_error(*backend_error, e.what());
         } catch (const FitError& e) {
-            fit_error->operator()(e.what());
+            py::set_error(*fit_error, e.what());
         } catch (const InternalError& e) {
-            internal_error->operator()(e.what());
+            py::set_error(*internal_error, e.what());
         } catch (const Error& e) {
-            error->operator()(e.what());
+            py::set_error(*error, e.what());
         }
     });
 

@@ -209,7 +209,7 @@ void bind_data(py::module_& module) {
                      return r >= start && r < stop && (r - start) % step == 0;
                  });
              })
-        .def("bootstrap", &data::Dataset::bootstrap, py::arg("seed"),
+        .def("bootstrap", &data::Dataset::bootstrap, py::arg("seed") = 0,
              "Weights multiplied by k ~ Poisson(1) per event (laddu's bootstrap).")
         .def("subsample", &data::Dataset::subsample, py::arg("fraction"), py::arg("seed") = 0)
         .def(

@@ -266,8 +266,10 @@ void bind_expr(py::module_& module) {
         .def(py::init([](const py::object& e) { return expr::Model(to_expr(e)); }),
              py::arg("expression"))
         .def_property_readonly("expression", &expr::Model::expression)
+        // laddu's Model.parameter_names lists the free parameters only (the order of parameter
+        // vectors and of default_parameters); fixed ones are left out.
         .def_property_readonly("parameter_names",
-                               [](const expr::Model& m) { return m.parameters().names(); })
+                               [](const expr::Model& m) { return m.parameters().free_names(); })
         .def_property_readonly("free_parameter_names",
                                [](const expr::Model& m) { return m.parameters().free_names(); })
         .def_property_readonly("default_parameters",

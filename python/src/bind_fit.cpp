@@ -3,6 +3,7 @@
 // released while the minimiser runs (a progress callback re-acquires it for each call).
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,10 +93,19 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
     options.minimizer.method = parse_method(method);
     options.minimizer.max_iterations = max_steps;
     if (!callbacks.empty()) {
-        options.minimizer.progress = [callbacks](const fit::Progress& p) {
+        // The minimiser copies its options while the GIL is released: share the Python
+        // callables instead of copying them (a copy touches their reference counts), and let
+        // the last owner take the GIL to release them.
+        const std::shared_ptr<const std::vector<py::function>> shared(
+            new std::vector<py::function>(std::move(callbacks)),
+            [](const std::vector<py::function>* owned) {
+                const py::gil_scoped_acquire gil;
+                delete owned;
+            });
+        options.minimizer.progress = [shared](const fit::Progress& p) {
             const py::gil_scoped_acquire gil;
             bool keep_going = true;
-            for (const py::function& callback : callbacks) {
+            for (const py::function& callback : *shared) {
                 const py::object answer =
                     callback(p.iteration, p.value, std::vector<double>(p.x.begin(), p.x.end()));
                 keep_going = keep_going && (answer.is_none() || answer.cast<bool>());

@@ -186,6 +186,10 @@ void bind_vectors(py::module_& m) {
         .def("x", &Vec3::x)
         .def("y", &Vec3::y)
         .def("z", &Vec3::z)
+        // laddu's component names (laddu's Vec3.x()/y()/z() are the static unit axes instead).
+        .def("px", &Vec3::x)
+        .def("py", &Vec3::y)
+        .def("pz", &Vec3::z)
         .def("dot", &Vec3::dot, py::arg("other"))
         .def("cross", &Vec3::cross, py::arg("other"))
         .def("mag", &Vec3::mag)

@@ -1,6 +1,7 @@
 // Execution options and model evaluation: ld.Execution("cpu", threads=, precision=,
 // autodiff=, memory=), Model.evaluate(dataset, parameters=, real=) returning a numpy array.
-// Evaluations release the GIL.
+// Evaluations release the GIL. ld.capabilities() says which backends this build has: the build
+// system passes LADDU_HAVE_JIT and the notes on the JIT and MPI (python/CMakeLists.txt).
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,9 +71,31 @@ runtime::Execution make_execution(const std::string& device, std::size_t threads
     return execution;
 }
 
+// laddu's capabilities() keys first, with the same types; then laddu-cpp's details.
+py::dict capabilities() {
+    py::dict result;
+    result["backend"] = "local";
+    result["jit"] = static_cast<bool>(LADDU_HAVE_JIT);
+    result["gpu"] = false;
+    result["mpi"] = static_cast<bool>(LADDU_HAVE_DISTRIBUTED);
+    result["likelihood"] = true;
+    result["fit"] = true;
+    result["generation"] = true;
+    result["interpreter"] = true;
+    result["jit_detail"] = LADDU_JIT_BUILD_NOTE;
+    result["mpi_detail"] = LADDU_MPI_BUILD_NOTE;
+    result["gpu_detail"] = "laddu-cpp has no GPU backend";
+    return result;
+}
+
 }  // namespace
 
 void bind_runtime(py::module_& module) {
+    module.def("capabilities", &capabilities,
+               "What this build of laddu_cpp can do, as laddu.capabilities(): 'backend' "
+               "('local'), 'jit', 'gpu', 'mpi', 'likelihood', 'fit', 'generation' (bools), "
+               "then 'interpreter' (always True) and 'jit_detail', 'mpi_detail', 'gpu_detail': "
+               "the LLVM or MPI version built in, or why the backend is missing.");
     py::class_<runtime::Execution>(module, "Execution", "Where and how models are evaluated.")
         .def(py::init(&make_execution), py::arg("device") = "cpu", py::kw_only(),
              py::arg("threads") = 0, py::arg("precision") = "f64", py::arg("autodiff") = "auto",

@@ -1,9 +1,10 @@
 // laddu's event selections and binning for Python: comparisons of expressions give an
-// ld.Predicate (`(run >= 12000) & (run < 13000)`, `~p`, `p | q`, Predicate.between(v, lo, hi)),
-// Dataset.select(predicate or boolean mask), Dataset.evaluate(expr, real=), ld.Bin(edges) /
-// Bin.uniform(n, low=, high=) and Dataset.bin_by(expr, bins=, range=) returning a
-// BinnedDataset of items with .index, .low, .high and .dataset. The expressions are compiled
-// and evaluated over the dataset by the runtime with the GIL released.
+// ld.Predicate (`(run >= 12000) & (run < 13000)`, `~p`, `p | q`,
+// Predicate.between(v, low=, high=)), Dataset.select(predicate or boolean mask),
+// Dataset.evaluate(expr, real=), ld.Bin(edges) / Bin.uniform(n, low=, high=) and
+// Dataset.bin_by(expr, bins=, range=) returning a BinnedDataset of items with .index, .low, .high
+// and .dataset. The expressions are compiled and evaluated over the dataset by the runtime with
+// the GIL released.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -182,13 +183,25 @@ Predicate compare(const Expr& a, const py::object& b, Compare op) {
     return Predicate::compare(a, op, b.cast<double>());
 }
 
-// lo <= v < hi for closed="left" (the default), lo < v <= hi ("right"), both ends ("both") or
-// neither ("neither"); closed=True means "both" and False "neither".
-Predicate between(const py::object& value, double low, double high, const py::object& closed) {
-    if (!(low <= high)) {
-        throw ModelError(fmt::format("between needs low <= high, got [{}, {}]", low, high));
+// `v op bound` for a number or an expression bound (an expression compares v - bound with 0).
+Predicate compare_bound(const Expr& v, const py::object& bound, Compare op) {
+    if (py::isinstance<Expr>(bound)) {
+        return Predicate::compare(v - bound.cast<Expr>(), op, 0.0);
     }
-    std::string mode = "left";
+    return Predicate::compare(v, op, bound.cast<double>());
+}
+
+// laddu's Predicate.between: lo <= v <= hi for closed="both" (laddu's default), lo <= v < hi
+// ("left"), lo < v <= hi ("right") or neither end; closed=True means "both" and False
+// "neither". The bounds are numbers or expressions, as in laddu (which takes only expressions).
+Predicate between(const py::object& value, const py::object& low, const py::object& high,
+                  const py::object& closed) {
+    if (!py::isinstance<Expr>(low) && !py::isinstance<Expr>(high) &&
+        !(low.cast<double>() <= high.cast<double>())) {
+        throw ModelError(fmt::format("between needs low <= high, got [{}, {}]", low.cast<double>(),
+                                     high.cast<double>()));
+    }
+    std::string mode = "both";
     if (py::isinstance<py::bool_>(closed)) {
         mode = closed.cast<bool>() ? "both" : "neither";
     } else if (py::isinstance<py::str>(closed)) {
@@ -204,9 +217,8 @@ Predicate between(const py::object& value, double low, double high, const py::ob
     }
     const Expr v = to_expr(value);
     const Predicate lower =
-        Predicate::compare(v, left ? Compare::kGreaterEqual : Compare::kGreater, low);
-    const Predicate upper =
-        Predicate::compare(v, right ? Compare::kLessEqual : Compare::kLess, high);
+        compare_bound(v, low, left ? Compare::kGreaterEqual : Compare::kGreater);
+    const Predicate upper = compare_bound(v, high, right ? Compare::kLessEqual : Compare::kLess);
     return Predicate::combine(Predicate::Kind::kAnd, lower, &upper);
 }
 
@@ -268,11 +280,12 @@ struct Bin {
             throw ModelError(
                 fmt::format("Bin.uniform needs finite low < high, got [{}, {}]", low, high));
         }
+        // laddu's edges, bit for bit: low + i * width with width = (high - low) / n.
+        const double width = (high - low) / static_cast<double>(n);
         std::vector<double> edges(n + 1);
         for (std::size_t i = 0; i <= n; ++i) {
-            edges[i] = low + (high - low) * static_cast<double>(i) / static_cast<double>(n);
+            edges[i] = low + static_cast<double>(i) * width;
         }
-        edges[n] = high;
         return Bin{std::move(edges)};
     }
 };
@@ -310,7 +323,9 @@ Bin to_bin(const py::object& bins, const std::optional<std::pair<double, double>
     return Bin::from_edges(bins.cast<std::vector<double>>());
 }
 
-// Event i goes to bin k when edges[k] <= v_i < edges[k+1]; values outside (and NaN) go nowhere.
+// Event i goes to bin k when edges[k] <= v_i < edges[k+1], and to the last bin also when v_i is
+// the last edge (laddu's rule, so the bins cover [edges.front(), edges.back()]); values outside
+// (and NaN) go nowhere.
 BinnedDataset bin_by(const data::Dataset& dataset, const Expr& variable, const Bin& binning) {
     const std::vector<double> values = evaluate_real(variable, dataset);
     const std::vector<double>& edges = binning.edges;
@@ -318,7 +333,9 @@ BinnedDataset bin_by(const data::Dataset& dataset, const Expr& variable, const B
     std::vector<std::size_t> which(values.size(), n_bins);
     for (std::size_t i = 0; i < values.size(); ++i) {
         const double v = values[i];
-        if (v >= edges.front() && v < edges.back()) {
+        if (v == edges.back()) {
+            which[i] = n_bins - 1;
+        } else if (v >= edges.front() && v < edges.back()) {
             const auto it = std::upper_bound(edges.begin(), edges.end(), v);
             which[i] = static_cast<std::size_t>(it - edges.begin()) - 1;
         }
@@ -385,9 +402,10 @@ void bind_select(py::module_& module) {
             },
             py::arg("dataset"), "One bool per event of `dataset` (True: selected).")
         .def_static("between", &between, py::arg("value"), py::arg("low"), py::arg("high"),
-                    py::kw_only(), py::arg("closed") = "left",
-                    "low <= value < high (closed='left'); 'right', 'both', 'neither' or a bool "
-                    "(True: both ends) choose the other intervals.")
+                    py::kw_only(), py::arg("closed") = "both",
+                    "low <= value <= high (closed='both', laddu's default); 'left', 'right', "
+                    "'neither' or a bool (True: both ends) choose the other intervals; low and "
+                    "high are numbers or expressions.")
         .def("__repr__", [](const Predicate& p) { return "Predicate(" + p.to_string() + ")"; });
 
     auto expr_class = py::reinterpret_borrow<py::class_<Expr>>(module.attr("Expr"));
@@ -480,7 +498,8 @@ void bind_select(py::module_& module) {
             },
             py::arg("variable"), py::arg("bins"), py::arg("range") = std::nullopt,
             "Splits the events by `variable` into bins (an ld.Bin, a list of edges, or a count "
-            "with range=(low, high)); event i is in bin k when edges[k] <= v_i < edges[k+1].");
+            "with range=(low, high)); event i is in bin k when edges[k] <= v_i < edges[k+1], "
+            "and the last bin also takes v_i == edges[-1], as in laddu.");
 }
 
 }  // namespace laddu::python

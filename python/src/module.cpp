@@ -6,6 +6,7 @@
 
 PYBIND11_MODULE(_core, module) {
     module.doc() = "laddu-cpp compiled core (import laddu_cpp instead)";
+    module.attr("__version__") = LADDU_VERSION;  // CMakeLists.txt's project version
     laddu::python::bind_base(module);
     laddu::python::bind_expr(module);
     laddu::python::bind_physics(module);

@@ -68,6 +68,10 @@ def test_fix_and_free_return_new_models():
     fixed = model.fix("a", 0.5)
     assert model.free_parameter_names == ["a", "b"]
     assert fixed.free_parameter_names == ["b"]
+    # laddu: parameter_names is the free names, in parameter-vector order
+    assert fixed.parameter_names == ["b"]
+    assert len(fixed.default_parameters) == len(fixed.parameter_names)
+    assert ld.Model(a * ld.parameter("c", fixed=3.0) + b).parameter_names == ["a", "b"]
     assert fixed.free("a").free_parameter_names == ["a", "b"]
     with pytest.raises(ld.ModelError, match="a"):
         model.fix("nope", 1.0)

@@ -54,7 +54,7 @@ def test_likelihood_projection_maps_parameters_by_name():
     data, mc = events(800, 3), events(2000, 4)
     first = ld.NLL(tagged_model(), data=data, accepted_mc=mc, name="first")
     x = ld.scalar("x")
-    other = ld.Model((ld.parameter("g", initial=1.0, bounds=(0.1, 5)) + ld.parameter("a1") * x).norm_sqr() + 1)
+    other = ld.Model((ld.parameter("g", initial=1.0, bounds=(0.1, 5)) + ld.parameter("a1", initial=0.5, bounds=(-3, 3)) * x).norm_sqr() + 1)
     second = ld.NLL(other, data=events(300, 5), accepted_mc=events(300, 6), name="second")
     likelihood = ld.Likelihood([second, first])
     assert likelihood.parameter_names == ["g", "a1", "b1"]

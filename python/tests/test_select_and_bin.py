@@ -52,7 +52,12 @@ def test_between_closes_the_interval_as_asked():
     }
     for closed, mask in expected.items():
         np.testing.assert_array_equal(ld.Predicate.between(x, 0.0, 1.0, closed=closed).mask(data), mask)
-    np.testing.assert_array_equal(ld.Predicate.between(x, 0.0, 1.0).mask(data), expected["left"])
+    # laddu's default includes both ends; the bounds may be expressions.
+    np.testing.assert_array_equal(ld.Predicate.between(x, 0.0, 1.0).mask(data), expected["both"])
+    np.testing.assert_array_equal(
+        ld.Predicate.between(x, low=ld.constant(0.0), high=ld.scalar("x") * 0.0 + 1.0, closed="left").mask(data),
+        expected["left"],
+    )
     with pytest.raises(ValueError, match="closed must be"):
         ld.Predicate.between(x, 0.0, 1.0, closed="middle")
     with pytest.raises(ld.ModelError, match="low <= high"):
@@ -109,8 +114,11 @@ def test_bin_by_with_a_count_and_range_as_older_laddu():
     binned = data.bin_by(ld.scalar("x"), 4, (-1.0, 1.0))
     counts = [len(item.dataset) for item in binned]
     expected, _ = np.histogram(xv, bins=4, range=(-1.0, 1.0))
-    # numpy closes the last bin on the right; no x is exactly 1.0 here.
+    # numpy closes the last bin on the right, as laddu does; no x is exactly 1.0 here.
     assert counts == list(expected)
+    on_edges = ld.Dataset.from_arrays(scalars={"x": np.array([-1.0, -0.5, 0.5, 1.0, 1.0 + 1e-16, 1.5])})
+    counts = [len(item.dataset) for item in on_edges.bin_by(ld.scalar("x"), 4, (-1.0, 1.0))]
+    assert counts == [1, 1, 0, 3]  # 0.5, and 1.0 (twice: 1.0 + 1e-16 == 1.0) closes the last bin
     uniform = ld.Bin.uniform(4, low=-1.0, high=1.0)
     assert uniform.edges == [-1.0, -0.5, 0.0, 0.5, 1.0]
     with pytest.raises(ValueError, match="needs range"):

@@ -79,17 +79,17 @@ TEST(CompileModel, GoldenIrForASmallModel) {
                                                   "input 0 real \"x\"\n"
                                                   "output 0 %4 \"cache0\"\n"
                                                   "%0 = load.r 0  ; event\n"
-                                                  "%1 = sin.r %0  ; event\n"
-                                                  "%2 = cos.r %0  ; event\n"
-                                                  "%3 = complex.c %2, %1  ; event\n"
+                                                  "%1 = cos.r %0  ; event\n"
+                                                  "%2 = sin.r %0  ; event\n"
+                                                  "%3 = complex.c %1, %2  ; event\n"
                                                   "%4 = norm_sqr.r %3  ; event\n");
     EXPECT_EQ(ir::to_string(compiled.evaluate), "program: 1 input, 2 parameters, 1 output\n"
                                                 "input 0 real \"cache0\"\n"
                                                 "output 0 %5 \"intensity\"\n"
                                                 "%0 = load.r 0  ; event\n"
-                                                "%1 = param.r 1  ; invariant\n"
-                                                "%2 = param.r 0  ; invariant\n"
-                                                "%3 = complex.c %2, %1  ; invariant\n"
+                                                "%1 = param.r 0  ; invariant\n"
+                                                "%2 = param.r 1  ; invariant\n"
+                                                "%3 = complex.c %1, %2  ; invariant\n"
                                                 "%4 = norm_sqr.r %3  ; invariant\n"
                                                 "%5 = mul_n.r %0, %4  ; event\n");
 }
@@ -165,11 +165,11 @@ TEST(CachePlan, GoldenIrForTheSolveRowSpecialisation) {
                                                 "input 0 complex \"cache0\"\n"
                                                 "input 1 complex \"cache1\"\n"
                                                 "output 0 %5 \"intensity\"\n"
-                                                "%0 = load.c 0  ; event\n"
-                                                "%1 = load.c 1  ; event\n"
-                                                "%2 = param.r 0  ; invariant\n"
-                                                "%3 = const.r 1  ; invariant\n"
-                                                "%4 = dot.c %0, %1, %2, %3, n=2  ; event\n"
+                                                "%0 = param.r 0  ; invariant\n"
+                                                "%1 = const.r 1  ; invariant\n"
+                                                "%2 = load.c 0  ; event\n"
+                                                "%3 = load.c 1  ; event\n"
+                                                "%4 = dot.c %2, %3, %0, %1, n=2  ; event\n"
                                                 "%5 = real.r %4  ; event\n");
 }
 

@@ -118,17 +118,47 @@ public:
     ir::Builder& builder() { return builder_; }
 
     // Element `e` of `node` (0 for scalars), with the IR kind matching the expression kind.
+    // The elements it reads are lowered first, depth first with an explicit stack (graphs can
+    // be 10^5 levels deep), so lower_element() finds them memoised and never recurses.
     ValueId element(const Expr& node, std::uint32_t e) {
-        const ElementKey key{node.id(), e};
-        if (auto it = memo_.find(key); it != memo_.end()) {
+        if (auto it = memo_.find(ElementKey{node.id(), e}); it != memo_.end()) {
             return it->second;
         }
-        ValueId v = lower_element(node, e);
-        if (element_is_complex(node, e) && builder_.kind_of(v) == ir::ValueKind::kReal) {
-            v = widen(v);
+
+        struct Pending {
+            Expr node;
+            std::uint32_t element;
+            bool expanded;
+        };
+
+        std::vector<Pending> stack{{node, e, false}};
+        std::vector<std::pair<Expr, std::uint32_t>> reads;
+        while (!stack.empty()) {
+            Pending top = stack.back();
+            if (memo_.contains(ElementKey{top.node.id(), top.element})) {
+                stack.pop_back();
+                continue;
+            }
+            if (!top.expanded) {
+                stack.back().expanded = true;
+                reads.clear();
+                element_reads(top.node, top.element, &reads);
+                for (auto it = reads.rbegin(); it != reads.rend(); ++it) {
+                    if (!memo_.contains(ElementKey{it->first.id(), it->second})) {
+                        stack.push_back({it->first, it->second, false});
+                    }
+                }
+                continue;
+            }
+            stack.pop_back();
+            ValueId v = lower_element(top.node, top.element);
+            if (element_is_complex(top.node, top.element) &&
+                builder_.kind_of(v) == ir::ValueKind::kReal) {
+                v = widen(v);
+            }
+            memo_.emplace(ElementKey{top.node.id(), top.element}, v);
         }
-        memo_.emplace(key, v);
-        return v;
+        return memo_.at(ElementKey{node.id(), e});
     }
 
     ValueId widen(ValueId v) {
@@ -239,6 +269,91 @@ private:
             return builder_.binary(OpCode::kMul, a[0], b[0]);
         }
         return builder_.dot(a, b);
+    }
+
+    // The elements lower_element(node, e) reads through element(), in the order it reads them.
+    void element_reads(const Expr& node, std::uint32_t e,
+                       std::vector<std::pair<Expr, std::uint32_t>>* reads) const {
+        if (cached(node)) {
+            return;
+        }
+        const auto& n = node.node();
+        const auto children = node.children();
+        const auto read = [&](const Expr& child, std::uint32_t element) {
+            reads->emplace_back(child, element);
+        };
+        const auto operand = [&](const Expr& child) {
+            read(child, child.value_kind().is_scalar() ? 0 : e);
+        };
+        switch (node.kind()) {
+        case NodeKind::kUnary:
+            if (n.unary_op() == UnaryOp::kPowI) {
+                read(children[0], 0);
+            } else {
+                operand(children[0]);
+            }
+            return;
+        case NodeKind::kBinary:
+        case NodeKind::kNaryAdd:
+        case NodeKind::kNaryMul:
+            for (const Expr& c : children) {
+                operand(c);
+            }
+            return;
+        case NodeKind::kComplex:
+            read(children[0], 0);
+            read(children[1], 0);
+            return;
+        case NodeKind::kVector:
+        case NodeKind::kMatrix:
+            read(children[e], 0);
+            return;
+        case NodeKind::kComponent:
+            read(children[0], static_cast<std::uint32_t>(n.index));
+            return;
+        case NodeKind::kMatrixElement:
+            read(children[0], static_cast<std::uint32_t>(n.index) * children[0].value_kind().cols +
+                                  static_cast<std::uint32_t>(n.index2));
+            return;
+        case NodeKind::kMatMul: {
+            const std::uint32_t inner = children[0].value_kind().cols;
+            const std::uint32_t cols = node.value_kind().cols;
+            for (std::uint32_t k = 0; k < inner; ++k) {
+                read(children[0], (e / cols) * inner + k);
+                read(children[1], k * cols + e % cols);
+            }
+            return;
+        }
+        case NodeKind::kMatVec:
+            for (std::uint32_t k = 0; k < children[0].value_kind().cols; ++k) {
+                read(children[0], e * children[0].value_kind().cols + k);
+                read(children[1], k);
+            }
+            return;
+        case NodeKind::kDot:
+            for (std::uint32_t k = 0; k < children[0].value_kind().rows; ++k) {
+                read(children[0], k);
+                read(children[1], k);
+            }
+            return;
+        case NodeKind::kSolve: {
+            const Expr& matrix = children[0];
+            const std::uint32_t rows = matrix.value_kind().rows;
+            const bool solve_row = context_ == Context::kEvaluate && facts_ != nullptr &&
+                                   facts_->evaluation_class(matrix) == EvaluationClass::kPerEvent;
+            if (!solve_row && !solves_.contains(node.id())) {
+                for (std::uint32_t i = 0; i < rows * rows; ++i) {
+                    read(matrix, i);
+                }
+            }
+            for (std::uint32_t k = 0; k < rows; ++k) {
+                read(children[1], k);
+            }
+            return;
+        }
+        default:
+            return;  // leaves
+        }
     }
 
     ValueId lower_element(const Expr& node, std::uint32_t e) {

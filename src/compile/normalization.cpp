@@ -1,8 +1,11 @@
 // The Hermitian-form analysis: expands the intensity into sum_g |sum_a c_a A_a|^2.
 #include <cmath>
+#include <unordered_map>
+#include <utility>
 
 #include <laddu/base/assert.hpp>
 #include <laddu/compile/normalization.hpp>
+#include <laddu/expr/traversal.hpp>
 
 #include "passes/rewrite_support.hpp"
 
@@ -40,7 +43,27 @@ public:
     explicit Expander(const GraphFacts& facts) : facts_(facts) {}
 
     // The expansion of scalar `e`, or nullopt when it is not linear in the coefficients.
+    // Memoised; the mixed nodes not yet seen are expanded children first, so expand_node()
+    // finds its operands' expansions ready and never recurses (graphs can be deep).
     std::optional<Expansion> expand(const Expr& e) {
+        if (!mixed(e)) {
+            return expand_node(e);
+        }
+        if (auto it = memo_.find(e.id()); it != memo_.end()) {
+            return it->second.second;
+        }
+        const auto done = [this](const Expr& x) {
+            return !mixed(x) || memo_.contains(x.id());
+        };
+        for (const Expr& node : expr::topological_order(e, done)) {
+            auto expansion = expand_node(node);
+            memo_.emplace(node.id(), std::make_pair(node, std::move(expansion)));
+        }
+        return memo_.at(e.id()).second;
+    }
+
+    // The expansion of one node; operands are expanded through expand().
+    std::optional<Expansion> expand_node(const Expr& e) {
         if (expr::is_constant(e)) {
             return Expansion{{e, std::nullopt}};  // may be built here, outside the facts
         }
@@ -162,7 +185,16 @@ private:
         return sum;
     }
 
+    bool mixed(const Expr& e) const {
+        if (expr::is_constant(e)) {
+            return false;
+        }
+        const NodeFacts& f = facts_.of(e);
+        return f.depends_on_event && f.depends_on_parameters;
+    }
+
     const GraphFacts& facts_;
+    std::unordered_map<const void*, std::pair<Expr, std::optional<Expansion>>> memo_;
 };
 
 bool is_norm_sqr(const Expr& e) {
@@ -178,14 +210,18 @@ std::optional<std::vector<Expr>> norm_sqr_factors(const Expr& term) {
     if (term.kind() != NodeKind::kNaryMul) {
         return std::nullopt;
     }
+    // Nested products are walked with an explicit stack, factors in order.
     std::vector<Expr> inners;
-    for (const Expr& f : term.children()) {
+    std::vector<std::pair<Expr, std::size_t>> stack{{term, 0}};
+    while (!stack.empty()) {
+        auto& [product, next] = stack.back();
+        if (next == product.children().size()) {
+            stack.pop_back();
+            continue;
+        }
+        const Expr f = product.children()[next++];
         if (f.kind() == NodeKind::kNaryMul) {
-            auto nested = norm_sqr_factors(f);
-            if (!nested) {
-                return std::nullopt;
-            }
-            inners.insert(inners.end(), nested->begin(), nested->end());
+            stack.emplace_back(f, 0);
         } else if (is_norm_sqr(f)) {
             inners.push_back(f.children()[0]);
         } else if (f.kind() == NodeKind::kRealConst && f.node().re > 0.0) {

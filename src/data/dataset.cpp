@@ -182,9 +182,9 @@ Dataset Dataset::bootstrap(std::uint64_t seed) const {
     AlignedVector<double>& out = columns.back();
     out.resize(w.size());
     for (std::size_t i = 0; i < w.size(); ++i) {
-        out[i] = w[i] * static_cast<double>(bootstrap_multiplicity(seed, i));
+        out[i] = w[i] * static_cast<double>(bootstrap_multiplicity(seed, replica_index(i)));
     }
-    return Dataset(EventBatch(batch_.schema_ptr(), std::move(columns)));
+    return Dataset(EventBatch(batch_.schema_ptr(), std::move(columns)), replica_index_);
 }
 
 Dataset Dataset::resample(std::uint64_t seed) const {
@@ -201,15 +201,21 @@ Dataset Dataset::subsample(double fraction, std::uint64_t seed) const {
     if (!(fraction >= 0.0 && fraction <= 1.0)) {
         throw DataError(fmt::format("subsample fraction {} must lie in [0, 1]", fraction));
     }
-    return select([&](const EventBatch& /*batch*/, std::size_t row) {
-        return counter_uniform(seed, row) < fraction;
-    });
+    std::vector<std::size_t> rows;
+    std::vector<std::uint64_t> kept;
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (counter_uniform(seed, replica_index(i)) < fraction) {
+            rows.push_back(i);
+            kept.push_back(replica_index(i));
+        }
+    }
+    return Dataset(gather(batch_, rows), std::move(kept));
 }
 
 Dataset Dataset::with_alias(const std::string& alias, const std::string& target) const {
     auto aliased = std::make_shared<Schema>(schema());
     aliased->add_alias(alias, target);
-    return Dataset(batch_.with_schema(std::move(aliased)));
+    return Dataset(batch_.with_schema(std::move(aliased)), replica_index_);
 }
 
 std::vector<EventBatch> Dataset::batches(const ReadPlan& plan) const {

@@ -191,6 +191,40 @@ TEST(Dataset, ResampleAndSubsampleAreDeterministic) {
     EXPECT_THAT(data_error([&] { static_cast<void>(d.subsample(1.5, 1)); }), HasSubstr("fraction"));
 }
 
+// laddu keys each bootstrap and subsample draw on the event's index in the dataset the replica
+// operations started from; a selection starts afresh.
+TEST(Dataset, ReplicaDrawsAfterASubsampleUseTheOriginalEventIndex) {
+    const Dataset d = sample(400);
+    const Dataset half = d.subsample(0.5, 8);
+    ASSERT_LT(half.size(), 400U);
+    std::vector<std::uint64_t> kept;
+    for (std::uint64_t i = 0; i < 400; ++i) {
+        if (counter_uniform(8, i) < 0.5) {
+            kept.push_back(i);
+        }
+    }
+    ASSERT_EQ(half.size(), kept.size());
+    const Dataset boot = half.bootstrap(4);
+    for (std::size_t row = 0; row < half.size(); ++row) {
+        EXPECT_EQ(half.replica_index(row), kept[row]);
+        EXPECT_EQ(boot.replica_index(row), kept[row]);
+        EXPECT_EQ(boot.weights()[row], half.weights()[row] * bootstrap_multiplicity(4, kept[row]));
+    }
+    // A second subsample draws on the original indices too; with the same seed it keeps all.
+    EXPECT_EQ(half.subsample(0.5, 8).size(), half.size());
+    std::size_t expected = 0;
+    for (const std::uint64_t i : kept) {
+        expected += counter_uniform(9, i) < 0.5 ? 1U : 0U;
+    }
+    EXPECT_EQ(half.subsample(0.5, 9).size(), expected);
+    EXPECT_EQ(boot.subsample(0.5, 9).size(), expected);
+    // select, slice and concat start a new dataset: the index is the row again.
+    const Dataset selected = half.select([](const EventBatch&, std::size_t) { return true; });
+    EXPECT_EQ(selected.replica_index(3), 3U);
+    EXPECT_EQ(half.slice(2, 5).replica_index(0), 0U);
+    EXPECT_EQ(half.concat(half).replica_index(half.size() + 1), half.size() + 1);
+}
+
 TEST(Dataset, BatchesWithChunkSizeAndProjection) {
     const Dataset d = sample(10);
     ReadPlan plan;

@@ -30,8 +30,9 @@ public:
         return mpi_.all_gather_chunks(local, width, global_chunks);
     }
 
-    void check_all(bool ok, ErrorKind kind, const std::string& message) const override {
-        mpi_.check_all(ok, kind, message);
+    void check_all(bool ok, ErrorKind kind, const std::string& message,
+                   std::uint64_t fingerprint = kAnyFingerprint) const override {
+        mpi_.check_all(ok, kind, message, fingerprint);
     }
 
 private:

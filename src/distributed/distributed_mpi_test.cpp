@@ -168,6 +168,5 @@ int main(int argc, char** argv) {
     }
     const int failed = RUN_ALL_TESTS();
     // Rank 0's exit code must reflect failures on any rank.
-    const int first = world.first_failed_rank(failed == 0);
-    return first < 0 ? 0 : 1;
+    return world.agree(failed == 0).first_failed < 0 ? 0 : 1;
 }

@@ -173,9 +173,18 @@ std::vector<double> MpiCollective::all_gather_chunks(std::span<const double> loc
     return ordered;
 }
 
-void MpiCollective::check_all(bool ok, ErrorKind kind, const std::string& message) const {
-    const int failed = context_->first_failed_rank(ok);
+void MpiCollective::check_all(bool ok, ErrorKind kind, const std::string& message,
+                              std::uint64_t fingerprint) const {
+    const Agreement agreement = context_->agree(ok, fingerprint);
+    const int failed = agreement.first_failed;
     if (failed < 0) {
+        if (!agreement.same_fingerprint) {
+            throw BackendError(fmt::format(
+                "the {} ranks are not evaluating the same thing (their programs, precisions or "
+                "parameter values differ); every rank must make the same calls with the same "
+                "arguments",
+                size()));
+        }
         return;
     }
     // One broadcast carries the class (first byte) and the message.

@@ -1,4 +1,8 @@
+#include <array>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <mutex>
 
 #include <mpi.h>
@@ -46,7 +50,76 @@ std::vector<T> gather_all(const std::vector<T>& local, MPI_Datatype type, int si
     return out;
 }
 
+std::terminate_handler previous_terminate = nullptr;
+
+// An uncaught C++ exception on one rank ends every rank, with the exception's message.
+[[noreturn]] void terminate_parallel_job() {
+    std::string message = "terminate called without an active exception";
+    if (const std::exception_ptr current = std::current_exception()) {
+        try {
+            std::rethrow_exception(current);
+        } catch (const std::exception& e) {
+            message = std::string("uncaught exception: ") + e.what();
+        } catch (...) {
+            message = "uncaught exception of a non-standard type";
+        }
+    }
+    abort_parallel_job(1, message);
+    if (previous_terminate != nullptr) {
+        previous_terminate();
+    }
+    std::abort();
+}
+
+// What the launcher tells every process it starts (Open MPI, then PMI/PMIx launchers).
+bool launched_with_several_ranks() noexcept {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
+        const char* value = std::getenv(name);
+        if (value != nullptr && std::atoi(value) > 1) {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
+
+bool parallel_job_running() noexcept {
+    int initialised = 0;
+    int finalised = 0;
+    MPI_Initialized(&initialised);
+    MPI_Finalized(&finalised);
+    if (initialised == 0 || finalised != 0) {
+        return false;
+    }
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size > 1;
+}
+
+void abort_parallel_job(int exit_code, std::string_view message) noexcept {
+    // A rank that fails before it initialised MPI (a bad argument) still has partners that
+    // may already wait in a collective: join the world so that MPI_Abort reaches them.
+    int initialised = 0;
+    int finalised = 0;
+    MPI_Initialized(&initialised);
+    MPI_Finalized(&finalised);
+    if (initialised == 0 && finalised == 0 && launched_with_several_ranks()) {
+        int provided = 0;
+        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    }
+    if (!parallel_job_running()) {
+        return;
+    }
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    std::fprintf(stderr, "laddu: rank %d of %d failed: %.*s; stopping all %d ranks\n", rank, size,
+                 static_cast<int>(message.size()), message.data(), size);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, exit_code == 0 ? 1 : exit_code);
+}
 
 MpiContext& MpiContext::world() {
     static MpiContext context;
@@ -63,6 +136,9 @@ MpiContext::MpiContext() {
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    if (size_ > 1) {
+        previous_terminate = std::set_terminate(terminate_parallel_job);
+    }
 }
 
 MpiContext::~MpiContext() {
@@ -82,12 +158,21 @@ MpiContext::all_gather(const std::vector<unsigned long long>& local) const {
     return gather_all(local, MPI_UNSIGNED_LONG_LONG, size_);
 }
 
-int MpiContext::first_failed_rank(bool ok) const {
-    // MIN over (ok ? size : rank) is the lowest failing rank, or size when none failed.
-    const int mine = ok ? size_ : rank_;
-    int lowest = size_;
-    check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "Allreduce");
-    return lowest == size_ ? -1 : lowest;
+Agreement MpiContext::agree(bool ok, std::uint64_t fingerprint) const {
+    // One MIN reduction: (ok ? size : rank) gives the lowest failing rank, or size when none
+    // failed; min(f) and min(~f) = ~max(f) tell whether every fingerprint f is the same.
+    const std::array<unsigned long long, 3> mine{
+        static_cast<unsigned long long>(ok ? size_ : rank_), fingerprint, ~fingerprint};
+    std::array<unsigned long long, 3> lowest{};
+    check(MPI_Allreduce(mine.data(), lowest.data(), 3, MPI_UNSIGNED_LONG_LONG, MPI_MIN,
+                        MPI_COMM_WORLD),
+          "Allreduce");
+    Agreement agreement;
+    if (lowest[0] != static_cast<unsigned long long>(size_)) {
+        agreement.first_failed = static_cast<int>(lowest[0]);
+    }
+    agreement.same_fingerprint = lowest[1] == ~lowest[2];
+    return agreement;
 }
 
 std::string MpiContext::broadcast(const std::string& text, int root) const {

@@ -6,8 +6,16 @@
 namespace laddu::expr {
 
 std::vector<Expr> topological_order(const Expr& root) {
+    return topological_order(root, [](const Expr&) { return false; });
+}
+
+std::vector<Expr> topological_order(const Expr& root,
+                                    const std::function<bool(const Expr&)>& skip) {
     // Iterative post-order: graphs from physics code can be deep (long sums built with +=).
     std::vector<Expr> order;
+    if (skip(root)) {
+        return order;
+    }
     std::unordered_set<const void*> seen;
     std::vector<std::pair<Expr, std::size_t>> stack;
     stack.emplace_back(root, 0);
@@ -16,7 +24,7 @@ std::vector<Expr> topological_order(const Expr& root) {
         auto& [node, next_child] = stack.back();
         if (next_child < node.children().size()) {
             const Expr child = node.children()[next_child++];
-            if (seen.insert(child.id()).second) {
+            if (seen.insert(child.id()).second && !skip(child)) {
                 stack.emplace_back(child, 0);
             }
         } else {

@@ -64,8 +64,11 @@ data::Dataset generate_unweighted(std::size_t events, const CandidateSource& sou
     std::vector<data::Dataset> parts;
     std::size_t kept = 0;
     std::size_t candidates = 0;
+    // 8 × events, saturating (a huge request must not wrap to a tiny pool).
+    const std::size_t default_pool =
+        events > options.max_pool / 8 ? options.max_pool : 8 * events + 1;
     std::size_t pool =
-        std::min(options.max_pool, options.first_pool > 0 ? options.first_pool : 8 * events + 1);
+        std::min(options.max_pool, options.first_pool > 0 ? options.first_pool : default_pool);
     for (std::uint64_t round = 0; kept < events; ++round) {
         if (round >= options.max_rounds) {
             throw ModelError(fmt::format("generate_unweighted kept {} of {} requested events in "
@@ -77,6 +80,17 @@ data::Dataset generate_unweighted(std::size_t events, const CandidateSource& sou
         const std::vector<double> values = intensity(candidates_now);
         parts.push_back(
             accept_reject(candidates_now, values, data::splitmix64(options.seed + round)));
+        // accept_reject() has checked the values are finite and non-negative. A first pool
+        // with no positive intensity means the intensity vanishes wherever the candidates go:
+        // every further round would find the same, so fail now instead of after max_rounds.
+        if (kept == 0 &&
+            std::none_of(values.begin(), values.end(), [](double value) { return value > 0.0; })) {
+            throw EvaluationError(fmt::format(
+                "generate_unweighted: the intensity is zero at all {} candidate events of round "
+                "{}: it is zero everywhere in the sampled phase space; check the model's "
+                "couplings and parameter values (and the generator's mass window)",
+                candidates_now.size(), round + 1));
+        }
         kept += parts.back().size();
         candidates += candidates_now.size();
         const double rate = static_cast<double>(std::max<std::size_t>(kept, 1)) /

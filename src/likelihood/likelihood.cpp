@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -9,15 +12,6 @@
 #include <laddu/likelihood/likelihood.hpp>
 
 namespace laddu::likelihood {
-namespace {
-
-// A definition says something beyond the name (penalties give bare ones).
-bool is_bare(const expr::Parameter& p) {
-    return !p.initial && !p.bounds && !p.fixed && !p.periodic && p.unit.empty();
-}
-
-}  // namespace
-
 Likelihood::Likelihood(std::vector<TermPtr> terms) {
     for (TermPtr& term : terms) {
         add(std::move(term));
@@ -28,20 +22,35 @@ Likelihood& Likelihood::add(TermPtr term) {
     if (!term) {
         throw ModelError("Likelihood::add was given a null term; pass a constructed term");
     }
+    // laddu's rule: one name, one definition. Identical definitions merge; two different ones
+    // are a ModelError naming both (checked before anything changes). A penalty only names
+    // its parameters: it takes whatever definition a model gives.
+    const bool defines = term->defines_parameters();
+    const auto find = [&](const std::string& name) {
+        return static_cast<std::size_t>(std::find(names_.begin(), names_.end(), name) -
+                                        names_.begin());
+    };
+    for (const expr::Parameter& p : term->parameters()) {
+        const std::size_t index = find(p.name);
+        if (defines && index < names_.size() && defined_by_[index] && !(parameters_[index] == p)) {
+            throw ModelError(fmt::format(
+                "parameter '{}' has conflicting definitions in term '{}': {}, and in term "
+                "'{}': {}; give both the same definition or different names",
+                p.name, *defined_by_[index], parameters_[index].describe(), term->name(),
+                p.describe()));
+        }
+    }
     std::vector<std::size_t> indices;
     for (const expr::Parameter& p : term->parameters()) {
-        std::size_t index = names_.size();
-        for (std::size_t k = 0; k < names_.size(); ++k) {
-            if (names_[k] == p.name) {
-                index = k;
-                break;
-            }
-        }
+        const std::size_t index = find(p.name);
         if (index == names_.size()) {
             names_.push_back(p.name);
             parameters_.push_back(p);
-        } else if (is_bare(parameters_[index])) {
+            defined_by_.push_back(defines ? std::optional<std::string>(term->name())
+                                          : std::nullopt);
+        } else if (defines && !defined_by_[index]) {
             parameters_[index] = p;
+            defined_by_[index] = term->name();
         }
         indices.push_back(index);
     }

@@ -99,7 +99,7 @@ protected:
         total_.add(std::make_shared<Quadratic>(
             "q2",
             std::vector<expr::Parameter>{expr::Parameter::make("c", {.initial = -1.0}),
-                                         expr::Parameter::make("b")},
+                                         bounded("b", 2.0, 0.0, 4.0)},
             std::vector<double>{0.5, -1.0}, std::vector<double>{2.0, 1.0}));
     }
 
@@ -110,7 +110,7 @@ TEST_F(LikelihoodTest, ParametersAreTheUnionInOrderOfFirstAppearance) {
     EXPECT_EQ(total_.parameter_names(), (std::vector<std::string>{"a", "b", "c"}));
     EXPECT_EQ(total_.size(), 3U);
     EXPECT_EQ(total_.terms().size(), 3U);
-    // "c" is bare in the ridge term and defined by q2, which wins; "b" keeps q1's bounds.
+    // "c" is only named by the ridge term and defined by q2; q1 and q2 define "b" alike.
     EXPECT_EQ(total_.default_parameters(), (std::vector<double>{1.0, 2.0, -1.0}));
     const std::vector<expr::Bounds> bounds = total_.bounds();
     EXPECT_EQ(bounds[1], (expr::Bounds{0.0, 4.0}));
@@ -147,6 +147,27 @@ TEST_F(LikelihoodTest, WrongSizesAndNullTermsAreErrors) {
     expect_throw_with<EvaluationError>([&] { (void)total_.value(std::vector<double>{1.0}); },
                                        "takes 3 parameter values but was given 1");
     expect_throw_with<ModelError>([&] { total_.add(nullptr); }, "null term");
+}
+
+// laddu's rule (issue 21): identical definitions merge, different ones are refused with both.
+TEST_F(LikelihoodTest, ConflictingDefinitionsOfASharedParameterAreModelErrors) {
+    const std::vector<double> one{1.0};
+    total_.add(std::make_shared<Quadratic>(
+        "same", std::vector<expr::Parameter>{bounded("a", 1.0, -5.0, 5.0)}, one, one));
+    EXPECT_EQ(total_.size(), 3U);
+    for (const expr::Parameter& other :
+         {expr::Parameter::make("a", {.initial = 2.0, .bounds = expr::Bounds{-5.0, 5.0}}),
+          expr::Parameter::make("a", {.initial = 1.0, .bounds = expr::Bounds{-5.0, 6.0}}),
+          expr::Parameter::make("a", {.bounds = expr::Bounds{-5.0, 5.0}, .fixed = 1.0})}) {
+        expect_throw_with<ModelError>(
+            [&] {
+                total_.add(std::make_shared<Quadratic>("other", std::vector<expr::Parameter>{other},
+                                                       one, one));
+            },
+            "parameter 'a' has conflicting definitions in term 'q1': a (initial 1, bounds "
+            "[-5, 5]), and in term 'other': " +
+                other.describe());
+    }
 }
 
 TEST(Likelihood, AnEmptyLikelihoodIsZero) {

@@ -60,6 +60,14 @@ void check_integral(const std::string& term, double integral) {
 UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
                          const data::EventData& accepted, const runtime::Execution& execution,
                          std::string name, NormalizationStrategy strategy) {
+    // An intensity is real: taking the real part of a complex model would fit Re A, silently.
+    if (!model.expression().value_kind().is_real_scalar()) {
+        throw ModelError(fmt::format(
+            "{}: the model is complex-valued, but a likelihood needs a real intensity; build the "
+            "model from the squared magnitude of the amplitude, amplitude.norm_sqr() "
+            "(expr::norm_sqr(amplitude) in C++)",
+            name));
+    }
     auto state = std::make_shared<State>(model, accepted);
     state->execution = execution;
     state->kind = kind;

@@ -327,6 +327,26 @@ TEST_F(NllErrorTest, AWrongParameterCountIsAnEvaluationError) {
     }
 }
 
+// A complex model is refused, not reduced to its real part (issue 21).
+TEST_F(NllErrorTest, AComplexModelIsAModelErrorSuggestingNormSqr) {
+    const expr::Model complex_model(
+        expr::complex(expr::parameter("a", {.initial = 1.0}), expr::scalar("x")));
+    for (const bool extended : {false, true}) {
+        try {
+            if (extended) {
+                (void)ExtendedNLL(complex_model, data_, mc_);
+            } else {
+                (void)NLL(complex_model, data_, mc_);
+            }
+            FAIL() << "expected ModelError";
+        } catch (const ModelError& e) {
+            const std::string message = e.what();
+            EXPECT_NE(message.find("complex-valued"), std::string::npos) << message;
+            EXPECT_NE(message.find("norm_sqr()"), std::string::npos) << message;
+        }
+    }
+}
+
 TEST_F(NllErrorTest, MissingColumnsAreADataError) {
     const expr::Model model(expr::parameter("a", {.initial = 1.0}) + expr::scalar("y"));
     EXPECT_THROW(NLL(model, data_, mc_), DataError);

@@ -10,6 +10,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/thread_pool.hpp>
 
 namespace laddu::runtime {
 
@@ -164,7 +165,7 @@ std::size_t Execution::resolved_threads() const noexcept {
     if (threads > 0) {
         return threads;
     }
-    return std::max<std::size_t>(1, std::thread::hardware_concurrency());
+    return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
 }
 
 }  // namespace laddu::runtime

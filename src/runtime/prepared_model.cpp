@@ -1,3 +1,5 @@
+#include <bit>
+#include <cstdint>
 #include <exception>
 #include <limits>
 #include <utility>
@@ -6,6 +8,8 @@
 
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/data/dataset.hpp>
+#include <laddu/ir/hash.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 #include <laddu/runtime/storage_plan.hpp>
 
@@ -18,8 +22,10 @@ namespace laddu::runtime {
 namespace {
 
 // Runs `fn`; under a collective every process then learns whether any failed and, if one did,
-// throws the error of the lowest failing process (Collective::check_all).
-void collectively(const Collective* collective, const std::function<void()>& fn) {
+// throws the error of the lowest failing process (Collective::check_all), and whether every
+// process ran it with the same `fingerprint`.
+void collectively(const Collective* collective, const std::function<void()>& fn,
+                  std::uint64_t fingerprint = Collective::kAnyFingerprint) {
     if (collective == nullptr) {
         fn();
         return;
@@ -33,7 +39,21 @@ void collectively(const Collective* collective, const std::function<void()>& fn)
         collective->check_all(false, ErrorKind::kInternal, error.what());
         throw;
     }
-    collective->check_all(true, ErrorKind::kInternal, {});
+    collective->check_all(true, ErrorKind::kInternal, {}, fingerprint);
+}
+
+// What a reduction computes: the program, precision and transform, and the parameter bits.
+// Processes of one collective that pass different fingerprints would merge partial sums of
+// different evaluations.
+std::uint64_t reduction_fingerprint(std::uint64_t program_hash, const Execution& execution,
+                                    ReductionTransform transform, std::span<const double> params) {
+    std::uint64_t h = data::splitmix64(program_hash);
+    h = data::splitmix64(h ^ static_cast<std::uint64_t>(execution.precision));
+    h = data::splitmix64(h ^ static_cast<std::uint64_t>(transform));
+    for (const double p : params) {
+        h = data::splitmix64(h ^ std::bit_cast<std::uint64_t>(p));
+    }
+    return h;
 }
 
 std::vector<std::string> input_names(const ir::Program& precompute) {
@@ -75,57 +95,63 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
     auto state = std::make_shared<State>();
     const Collective* collective = execution.collective.get();
     std::vector<double> weight_partials;
-    collectively(collective, [&] {
-        state->execution = execution;
-        state->parameter_names = model.parameters.free_names();
-        state->precompute = model.precompute;
-        state->evaluate = model.evaluate;
-        state->has_precompute = model.has_precompute();
-        const std::vector<std::string> inputs =
-            state->has_precompute ? input_names(model.precompute) : std::vector<std::string>{};
-        state->windows.emplace(EventWindows::open(data, inputs, collective));
-        const EventWindows& windows = *state->windows;
-        const std::size_t events = windows.local_events();
+    collectively(
+        collective,
+        [&] {
+            state->execution = execution;
+            state->parameter_names = model.parameters.free_names();
+            state->precompute = model.precompute;
+            state->evaluate = model.evaluate;
+            state->program_hash = ir::hash(model.evaluate);
+            state->has_precompute = model.has_precompute();
+            const std::vector<std::string> inputs =
+                state->has_precompute ? input_names(model.precompute) : std::vector<std::string>{};
+            state->windows.emplace(EventWindows::open(data, inputs, collective));
+            const EventWindows& windows = *state->windows;
+            const std::size_t events = windows.local_events();
 
-        MemoryReport& memory = state->memory;
-        memory.events = events;
-        memory.requested = data.policy();
-        memory.budget_bytes = execution.memory.resolve();
-        // f32 runs keep the cache in float (the same bits, half the bytes; event_cache.hpp).
-        const Precision storage = execution.precision;
-        memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events, storage);
-        const std::size_t cache_fixed = EventCache::memory_estimate(model.evaluate, 0, storage);
-        memory.cache_bytes_per_event =
-            EventCache::memory_estimate(model.evaluate, 1, storage) - cache_fixed;
-        memory.source_bytes_per_event = windows.source_bytes_per_event();
-        const StoragePlan plan = plan_storage(
-            data.policy(), cache_fixed, memory.cache_bytes_per_event, memory.source_bytes_per_event,
-            events, memory.budget_bytes, execution.memory.to_string());
-        memory.policy = plan.policy;
-        memory.window_events = plan.window_events;
-        memory.peak_bytes = plan.peak_bytes;
-        memory.decision = plan.decision;
-        state->window_events = plan.window_events;
+            MemoryReport& memory = state->memory;
+            memory.events = events;
+            memory.requested = data.policy();
+            memory.budget_bytes = execution.memory.resolve();
+            // f32 runs keep the cache in float (the same bits, half the bytes; event_cache.hpp).
+            const Precision storage = execution.precision;
+            memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events, storage);
+            const std::size_t cache_fixed = EventCache::memory_estimate(model.evaluate, 0, storage);
+            memory.cache_bytes_per_event =
+                EventCache::memory_estimate(model.evaluate, 1, storage) - cache_fixed;
+            memory.source_bytes_per_event = windows.source_bytes_per_event();
+            const StoragePlan plan =
+                plan_storage(data.policy(), cache_fixed, memory.cache_bytes_per_event,
+                             memory.source_bytes_per_event, events, memory.budget_bytes,
+                             execution.memory.to_string());
+            memory.policy = plan.policy;
+            memory.window_events = plan.window_events;
+            memory.peak_bytes = plan.peak_bytes;
+            memory.decision = plan.decision;
+            state->window_events = plan.window_events;
 
-        const std::size_t threads = execution.resolved_threads();
-        if (threads > 1) {
-            state->pool = std::make_unique<ThreadPool>(threads);
-        }
-        if (plan.policy == data::MemoryPolicy::kResident) {
-            state->cache.emplace(state->build_resident(plan.window_events));
-        }
-        weight_partials = state->weight_partials();
+            const std::size_t threads = execution.resolved_threads();
+            if (threads > 1) {
+                state->pool = std::make_unique<ThreadPool>(threads);
+            }
+            if (plan.policy == data::MemoryPolicy::kResident) {
+                state->cache.emplace(state->build_resident(plan.window_events));
+            }
+            weight_partials = state->weight_partials();
 
-        // The JIT choice follows the global event count, so every process runs the same backend.
-        const std::size_t all_events = windows.global_events();
-        state->value =
-            detail::select_kernel(model.evaluate, execution.precision, execution.jit, all_events);
-        const ir::Program gradient = autodiff::gradient(
-            model.evaluate, autodiff::GradientOptions{.mode = execution.autodiff,
-                                                      .component = autodiff::Component::kReal});
-        state->gradient =
-            detail::select_kernel(gradient, execution.precision, execution.jit, all_events);
-    });
+            // The JIT choice follows the global event count, so every process runs the same
+            // backend.
+            const std::size_t all_events = windows.global_events();
+            state->value = detail::select_kernel(model.evaluate, execution.precision, execution.jit,
+                                                 all_events);
+            const ir::Program gradient = autodiff::gradient(
+                model.evaluate, autodiff::GradientOptions{.mode = execution.autodiff,
+                                                          .component = autodiff::Component::kReal});
+            state->gradient =
+                detail::select_kernel(gradient, execution.precision, execution.jit, all_events);
+        },
+        reduction_fingerprint(ir::hash(model.evaluate), execution, ReductionTransform::kReal, {}));
     state->sum_weights = merge_partials(state->gathered(weight_partials, 1));
     return PreparedModel(std::move(state));
 }
@@ -156,16 +182,20 @@ const std::vector<std::string>& PreparedModel::parameter_names() const noexcept 
 
 double PreparedModel::reduce(std::span<const double> params, ReductionTransform transform) const {
     std::vector<double> local;
-    collectively(state_->execution.collective.get(),
-                 [&] { local = state_->local_partials(params, transform); });
+    collectively(
+        state_->execution.collective.get(),
+        [&] { local = state_->local_partials(params, transform); },
+        reduction_fingerprint(state_->program_hash, state_->execution, transform, params));
     return merge_partials(state_->gathered(local, 1));
 }
 
 ReductionEvaluation PreparedModel::reduce_with_gradient(std::span<const double> params,
                                                         ReductionTransform transform) const {
     GradientPartials local;
-    collectively(state_->execution.collective.get(),
-                 [&] { local = state_->local_gradient_partials(params, transform); });
+    collectively(
+        state_->execution.collective.get(),
+        [&] { local = state_->local_gradient_partials(params, transform); },
+        reduction_fingerprint(state_->program_hash, state_->execution, transform, params));
     if (state_->execution.collective == nullptr) {
         return merge_gradient_partials(local);
     }

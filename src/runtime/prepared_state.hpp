@@ -27,6 +27,7 @@ struct PreparedModel::State {
     std::vector<std::string> parameter_names;
     ir::Program precompute;
     ir::Program evaluate;
+    std::uint64_t program_hash = 0;  ///< ir::hash(evaluate), for Collective fingerprints
     bool has_precompute = false;
     std::optional<EventWindows> windows;
     std::optional<EventCache> cache;  ///< resident only

@@ -4,7 +4,10 @@
 // barriers.
 #pragma once
 
+#include <algorithm>
 #include <barrier>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,7 +49,8 @@ class Hub {
 public:
     explicit Hub(int size)
         : size_(size), barrier_(size), records_(static_cast<std::size_t>(size)),
-          failures_(static_cast<std::size_t>(size)) {}
+          failures_(static_cast<std::size_t>(size)), fingerprints_(static_cast<std::size_t>(size)) {
+    }
 
     [[nodiscard]] int size() const noexcept { return size_; }
 
@@ -67,9 +71,11 @@ public:
         return out;
     }
 
-    void check(int rank, bool ok, ErrorKind kind, const std::string& message) {
+    void check(int rank, bool ok, ErrorKind kind, const std::string& message,
+               std::uint64_t fingerprint) {
         failures_[static_cast<std::size_t>(rank)] =
             ok ? std::nullopt : std::optional<std::pair<ErrorKind, std::string>>({kind, message});
+        fingerprints_[static_cast<std::size_t>(rank)] = fingerprint;
         barrier_.arrive_and_wait();
         std::optional<std::pair<int, std::pair<ErrorKind, std::string>>> first;
         for (int r = 0; r < size_ && !first; ++r) {
@@ -77,10 +83,15 @@ public:
                 first = {r, *f};
             }
         }
+        const bool same = std::adjacent_find(fingerprints_.begin(), fingerprints_.end(),
+                                             std::not_equal_to<>()) == fingerprints_.end();
         barrier_.arrive_and_wait();
         if (first) {
             throw_error(first->second.first, fmt::format("rank {} of {}: {}", first->first, size_,
                                                          first->second.second));
+        }
+        if (!same) {
+            throw BackendError("the ranks are not evaluating the same thing");
         }
     }
 
@@ -89,6 +100,7 @@ private:
     std::barrier<> barrier_;
     std::vector<std::vector<double>> records_;
     std::vector<std::optional<std::pair<ErrorKind, std::string>>> failures_;
+    std::vector<std::uint64_t> fingerprints_;
 };
 
 /// Rank `rank` of a Hub.
@@ -113,8 +125,9 @@ public:
         return hub_->gather(rank_, local, width, global_chunks, partition_);
     }
 
-    void check_all(bool ok, ErrorKind kind, const std::string& message) const override {
-        hub_->check(rank_, ok, kind, message);
+    void check_all(bool ok, ErrorKind kind, const std::string& message,
+                   std::uint64_t fingerprint = kAnyFingerprint) const override {
+        hub_->check(rank_, ok, kind, message, fingerprint);
     }
 
     static constexpr std::size_t kChunk = 4096;  // runtime::kReductionChunk

@@ -1,19 +1,45 @@
 #include <algorithm>
+#include <exception>
 
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
 namespace laddu::runtime {
 
 ThreadPool::ThreadPool(std::size_t threads) {
     const std::size_t total =
-        threads > 0 ? threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+        threads > 0 ? threads
+                    : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
+    if (total > kMaxThreads) {
+        throw BackendError(fmt::format("cannot run {} threads: at most {} are allowed; request "
+                                       "fewer (the hardware has {})",
+                                       total, kMaxThreads, std::thread::hardware_concurrency()));
+    }
     workers_.reserve(total - 1);
-    for (std::size_t worker = 1; worker < total; ++worker) {
-        workers_.emplace_back([this, worker] { worker_loop(worker); });
+    try {
+        for (std::size_t worker = 1; worker < total; ++worker) {
+            workers_.emplace_back([this, worker] { worker_loop(worker); });
+        }
+    } catch (const std::exception& e) {
+        // std::system_error (EAGAIN: a thread or memory limit) or std::bad_alloc. The workers
+        // already started wait on start_; without this they would keep the process alive (or
+        // abort it, as joinable std::threads are destroyed).
+        const std::size_t started = workers_.size() + 1;
+        stop_and_join();
+        throw BackendError(fmt::format("cannot start thread {} of the {} requested: {}; request "
+                                       "fewer threads (--threads, Execution::threads) or raise "
+                                       "the process's thread or memory limit (ulimit -u, -v)",
+                                       started + 1, total, e.what()));
     }
 }
 
 ThreadPool::~ThreadPool() {
+    stop_and_join();
+}
+
+void ThreadPool::stop_and_join() noexcept {
     {
         const std::lock_guard lock(mutex_);
         stop_ = true;
@@ -22,6 +48,7 @@ ThreadPool::~ThreadPool() {
     for (std::thread& thread : workers_) {
         thread.join();
     }
+    workers_.clear();
 }
 
 // Chunks are claimed one at a time under the mutex: chunks are thousands of events, so the

@@ -1,11 +1,20 @@
 #include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <laddu/base/error.hpp>
 #include <laddu/runtime/thread_pool.hpp>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace laddu::runtime {
 namespace {
@@ -82,6 +91,81 @@ TEST(ThreadPoolConcurrency, CallersOnSeveralThreadsShareOnePoolSafely) {
     for (const std::size_t s : sums) {
         EXPECT_EQ(s, 50U * 64U * 65U / 2U);  // every chunk exactly once per call
     }
+}
+
+}  // namespace
+}  // namespace laddu::runtime
+
+namespace laddu::runtime {
+namespace {
+
+// The value of a "Key:" line of /proc/self/status (0 when absent).
+std::size_t status_field(const std::string& key) {
+    std::ifstream in("/proc/self/status");
+    std::string word;
+    while (in >> word) {
+        if (word == key) {
+            std::size_t value = 0;
+            in >> value;
+            return value;
+        }
+    }
+    return 0;
+}
+
+TEST(ThreadPoolLimits, MoreThanTheMaximumIsABackendErrorNamingTheLimit) {
+    try {
+        const ThreadPool pool(kMaxThreads + 1);
+        FAIL() << "expected BackendError";
+    } catch (const BackendError& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot run 1025 threads: at most 1024"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// The system refuses a thread part way: a child process whose address space is capped at what
+// it uses plus 64 MiB (RLIMIT_AS; thread stacks are 8 MiB) asks for 1000 threads. The pool must
+// throw BackendError naming the count, after joining the threads it started (the child is left
+// with its one thread), within seconds: an alarm kills a child that hangs.
+TEST(ThreadPoolLimits, AThreadTheSystemRefusesIsABackendErrorAndNoThreadIsLeft) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "sanitizers reserve more address space than RLIMIT_AS would allow";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    GTEST_SKIP() << "sanitizers reserve more address space than RLIMIT_AS would allow";
+#endif
+#endif
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::alarm(60);
+        const std::size_t used_kib = status_field("VmSize:");
+        const rlim_t cap = (used_kib + 64 * 1024) * 1024;
+        const rlimit limit{cap, cap};
+        if (used_kib == 0 || ::setrlimit(RLIMIT_AS, &limit) != 0) {
+            std::_Exit(10);
+        }
+        try {
+            const ThreadPool pool(1000);
+            std::_Exit(11);  // every thread started: the limit did not bite
+        } catch (const BackendError& e) {
+            const std::string message = e.what();
+            if (message.find("of the 1000 requested") == std::string::npos ||
+                message.find("request fewer threads") == std::string::npos) {
+                std::_Exit(12);
+            }
+        } catch (...) {
+            std::_Exit(13);
+        }
+        std::_Exit(status_field("Threads:") == 1 ? 0 : 14);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status)
+                                   << " (SIGALRM: it hung; SIGABRT: it aborted)";
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "10: setrlimit, 11: no failure, 12: message, 13: type, "
+                                         "14: threads left running";
 }
 
 }  // namespace

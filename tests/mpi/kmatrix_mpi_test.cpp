@@ -277,5 +277,5 @@ int main(int argc, char** argv) {
         delete listeners.Release(listeners.default_result_printer());
     }
     const int failed = RUN_ALL_TESTS();
-    return world.first_failed_rank(failed == 0) < 0 ? 0 : 1;
+    return world.agree(failed == 0).first_failed < 0 ? 0 : 1;
 }

@@ -113,15 +113,26 @@ public:
     select(const std::function<bool(const EventBatch&, std::size_t)>& keep) const;
 
     /// laddu's Poisson bootstrap: each weight is multiplied by k ~ Poisson(1) drawn from the
-    /// counter-based generator u(seed, i) (see bootstrap_multiplicity). Deterministic in `seed`
-    /// and independent of batching; the event count is unchanged.
+    /// counter-based generator u(seed, i) (see bootstrap_multiplicity), i = replica_index(row).
+    /// Deterministic in `seed` and independent of batching; the event count is unchanged.
     [[nodiscard]] Dataset bootstrap(std::uint64_t seed) const;
 
     /// Resampling with replacement: N events drawn uniformly (index = floor(u(seed, i) N)).
     [[nodiscard]] Dataset resample(std::uint64_t seed) const;
 
-    /// Keeps event i when u(seed, i) < fraction, as laddu's subsample does.
+    /// Keeps the event in `row` when u(seed, replica_index(row)) < fraction, as laddu's subsample
+    /// does.
     [[nodiscard]] Dataset subsample(double fraction, std::uint64_t seed) const;
+
+    /// The counter that bootstrap() and subsample() draw with for the event in `row`. laddu
+    /// applies them lazily to the events of the dataset they start from, so each draw is keyed
+    /// on the event's index there: a subsample keeps the kept events' indices (a later
+    /// bootstrap or subsample of it draws what it would have drawn for them on the whole
+    /// dataset), and a bootstrap keeps them too. Every other operation (select, slice, concat,
+    /// reading) starts a new dataset, where the index is the row.
+    [[nodiscard]] std::uint64_t replica_index(std::size_t row) const noexcept {
+        return replica_index_.empty() ? row : replica_index_[row];
+    }
 
     /// The same data with `alias` as another name for the p4 or scalar `target`.
     [[nodiscard]] Dataset with_alias(const std::string& alias, const std::string& target) const;
@@ -133,7 +144,11 @@ public:
     [[nodiscard]] std::shared_ptr<EventSource> source() const;
 
 private:
+    Dataset(EventBatch batch, std::vector<std::uint64_t> replica_index)
+        : batch_(std::move(batch)), replica_index_(std::move(replica_index)) {}
+
     EventBatch batch_;
+    std::vector<std::uint64_t> replica_index_;  ///< empty: the row (see replica_index())
 };
 
 /// splitmix64 (Steele, Lea and Flood 2014), the mixer of laddu's counter-based generator.

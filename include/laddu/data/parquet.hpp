@@ -116,7 +116,9 @@ struct ParquetReadOptions {
 
 /// An EventSource over one or many Parquet files, read as one stream of (file, row group)
 /// fragments in path order. The schema is inferred from the first file, and every file is
-/// checked to have its physical columns (as numbers) when the source is opened.
+/// checked to have its physical columns (as numbers) when the source is opened. Columns of other
+/// types (strings, INT96, lists, ...) are skipped, except that one which by its name would be
+/// the weight or complete a four-momentum is a DataError naming the file, column and type.
 class ParquetSource final : public EventSource {
 public:
     /// Opens `patterns` (paths or globs, see expand_paths).

@@ -13,8 +13,8 @@
 // (runtime::kReductionChunk events of the global event order), so reductions merged in global
 // chunk order are bit-identical to one process. A gather sends one record per owned chunk,
 // (chunk id, width values), with one MPI_Allgatherv, and reorders the records by chunk id.
-// check_all() is one MPI_Allreduce (the lowest failing rank) and, on failure only, one
-// broadcast of that rank's error class and message.
+// check_all() is one MPI_Allreduce (the lowest failing rank, and whether the fingerprints of
+// the ranks agree) and, on failure only, one broadcast of that rank's error class and message.
 #pragma once
 
 #include <cstddef>
@@ -67,8 +67,10 @@ public:
                                                         std::size_t global_chunks) const override;
 
     /// Throws, on every rank, the lowest failing rank's error class with the message
-    /// "rank R of P: <message>" when any rank passed ok == false.
-    void check_all(bool ok, ErrorKind kind, const std::string& message) const override;
+    /// "rank R of P: <message>" when any rank passed ok == false, else BackendError when the
+    /// ranks passed different fingerprints.
+    void check_all(bool ok, ErrorKind kind, const std::string& message,
+                   std::uint64_t fingerprint = kAnyFingerprint) const override;
 
 private:
     // This rank's chunks in a dataset of `global_chunks` chunks holding `local_chunks` of them.

@@ -15,6 +15,13 @@ namespace laddu::expr {
 /// The distinct nodes reachable from `root`, children before parents (post-order DFS).
 [[nodiscard]] std::vector<Expr> topological_order(const Expr& root);
 
+/// The post-order of `root` without the nodes for which `skip` is true (nor anything reached
+/// only through them). Memoised analyses use it to visit just the nodes they have not seen,
+/// children first, so computing a node only reads its children's results and never recurses:
+/// every walk here is iterative, because graphs can be 10^5 levels deep.
+[[nodiscard]] std::vector<Expr> topological_order(const Expr& root,
+                                                  const std::function<bool(const Expr&)>& skip);
+
 /// Number of distinct nodes reachable from `root`.
 [[nodiscard]] std::size_t node_count(const Expr& root);
 

@@ -58,8 +58,10 @@ struct UnweightedOptions {
 /// as maximum (exact within each round), and the kept events of all rounds are concatenated
 /// and cut at `events`. Later pools are sized from the rate seen so far (20% to spare). The
 /// result depends only on the seeds, not on how `intensity` is threaded, as long as its values
-/// do not. Throws ModelError after options.max_rounds rounds without enough events, and what
-/// source, intensity and accept_reject() throw.
+/// do not. Throws EvaluationError when no event has been kept yet and a pool's intensities are
+/// all zero (the intensity is zero everywhere in the sampled phase space), ModelError after
+/// options.max_rounds rounds without enough events, and what source, intensity and
+/// accept_reject() throw.
 [[nodiscard]] data::Dataset generate_unweighted(std::size_t events, const CandidateSource& source,
                                                 const IntensityFunction& intensity,
                                                 const UnweightedOptions& options = {});

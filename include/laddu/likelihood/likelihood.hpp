@@ -1,8 +1,9 @@
 // laddu/likelihood/likelihood.hpp: a sum of terms sharing parameters by name.
 //
 // The parameters of a Likelihood are the union of its terms' parameter names, in order of
-// first appearance across the terms. A name's definition (initial value, bounds) is that of
-// the first term that gives it one (penalties name parameters without defining them).
+// first appearance across the terms. Terms that share a name must define it identically (as
+// laddu requires): add() throws ModelError naming the parameter and both definitions
+// otherwise. Penalties name parameters without defining them, so they take the models'.
 //
 // Example:
 //   likelihood::Likelihood total;
@@ -14,6 +15,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -32,7 +34,8 @@ public:
     /// The sum of `terms` (ModelError for a null term).
     explicit Likelihood(std::vector<TermPtr> terms);
 
-    /// Appends a term; its new parameter names go after the existing ones.
+    /// Appends a term; its new parameter names go after the existing ones. Throws ModelError
+    /// when it defines a parameter differently from an earlier term (naming both definitions).
     Likelihood& add(TermPtr term);
 
     /// The terms, in order.
@@ -81,6 +84,7 @@ private:
     std::vector<std::vector<std::size_t>> indices_;  ///< per term: global index of its params
     std::vector<std::string> names_;
     std::vector<expr::Parameter> parameters_;
+    std::vector<std::optional<std::string>> defined_by_;  ///< the defining term's name, if any
 };
 
 }  // namespace laddu::likelihood

@@ -102,8 +102,9 @@ private:
 class NLL final : public UnbinnedNll {
 public:
     /// Compiles `model` and prepares it on `data` and `accepted` (Datasets convert to resident
-    /// EventData under kFastest). Throws what compile_model() and PreparedModel::prepare()
-    /// throw (CompileError, DataError for missing columns or a budget too small).
+    /// EventData under kFastest). Throws ModelError when the model is not real-valued (it
+    /// suggests norm_sqr), and what compile_model() and PreparedModel::prepare() throw
+    /// (CompileError, DataError for missing columns or a budget too small).
     NLL(const expr::Model& model, const data::EventData& data, const data::EventData& accepted,
         const runtime::Execution& execution = {}, std::string name = "nll",
         NormalizationStrategy strategy = NormalizationStrategy::kAuto)

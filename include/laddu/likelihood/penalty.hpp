@@ -24,6 +24,9 @@ public:
         return parameters_;
     }
 
+    /// A penalty names parameters without defining them.
+    [[nodiscard]] bool defines_parameters() const noexcept final { return false; }
+
     /// Throws EvaluationError for a wrong parameter count.
     [[nodiscard]] double value(std::span<const double> params) const final;
     [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const final;

@@ -38,6 +38,10 @@ public:
     /// vectors use.
     [[nodiscard]] virtual const std::vector<expr::Parameter>& parameters() const noexcept = 0;
 
+    /// True when parameters() are definitions (a model's); false when the term only names
+    /// parameters that other terms define (a penalty), so its bare definitions never conflict.
+    [[nodiscard]] virtual bool defines_parameters() const noexcept { return true; }
+
     /// The value at `params` (one value per parameter()).
     [[nodiscard]] virtual double value(std::span<const double> params) const = 0;
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -51,7 +52,14 @@ public:
     /// Completes when every process has called it. If any process passed `ok == false`, every
     /// process throws the error of the lowest failing rank: the class of `kind` and the
     /// message `"rank R of P: <message>"`. So no process is left waiting in a later collective.
-    virtual void check_all(bool ok, ErrorKind kind, const std::string& message) const = 0;
+    /// Otherwise, if the processes passed different `fingerprint`s (a hash of what each is
+    /// about to compute: program, precision, parameters), every process throws BackendError:
+    /// their partial results would not belong to one evaluation.
+    virtual void check_all(bool ok, ErrorKind kind, const std::string& message,
+                           std::uint64_t fingerprint = kAnyFingerprint) const = 0;
+
+    /// The fingerprint of a check that compares nothing but success.
+    static constexpr std::uint64_t kAnyFingerprint = 0;
 };
 
 }  // namespace laddu::runtime

@@ -68,7 +68,9 @@ private:
 /// Options for running a model.
 struct Execution {
     Device device = Device::kCpu;
-    std::size_t threads = 0;  ///< 0: every hardware thread; otherwise exactly this many
+    /// 0: every hardware thread (at most kMaxThreads); otherwise exactly this many, at most
+    /// kMaxThreads (thread_pool.hpp; more is a BackendError when the pool is made).
+    std::size_t threads = 0;
     Precision precision = Precision::kF64;
     AutodiffMode autodiff = AutodiffMode::kAuto;
     JitPolicy jit = JitPolicy::kAuto;
@@ -78,7 +80,8 @@ struct Execution {
     /// and reductions are merged across processes (distributed::mpi_collective() over MPI).
     std::shared_ptr<const Collective> collective;
 
-    /// The thread count to use: `threads`, or std::thread::hardware_concurrency() (at least 1).
+    /// The thread count to use: `threads`, or std::thread::hardware_concurrency() (at least 1,
+    /// at most kMaxThreads).
     [[nodiscard]] std::size_t resolved_threads() const noexcept;
 };
 

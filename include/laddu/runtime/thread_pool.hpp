@@ -4,6 +4,11 @@
 // merged in chunk order are identical whatever the thread count. The calling thread works
 // too, as worker 0. One parallel_for_chunks() runs at a time per pool: calls from other threads
 // wait for the running one (so a pool may be shared by concurrent callers).
+//
+// A pool holds at most kMaxThreads threads. When the system refuses a thread part way (a thread
+// or memory limit), the constructor stops and joins the threads it did start and throws
+// BackendError naming the requested count and the remedy: no thread is left behind, nothing
+// hangs or aborts.
 #pragma once
 
 #include <condition_variable>
@@ -16,11 +21,17 @@
 
 namespace laddu::runtime {
 
+/// The most threads a pool (and so Execution::threads) may ask for: far above any useful count
+/// on one host, low enough that a typo such as 100000 fails at once instead of exhausting the
+/// process's threads or memory.
+inline constexpr std::size_t kMaxThreads = 1024;
+
 /// A fixed set of worker threads that run chunked loops.
 class ThreadPool {
 public:
     /// A pool of `threads` workers in total (the caller counts as one); 0 means every
-    /// hardware thread.
+    /// hardware thread (at most kMaxThreads). BackendError when `threads` exceeds kMaxThreads or
+    /// the system refuses to start a thread (the threads already started are joined first).
     explicit ThreadPool(std::size_t threads = 0);
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
@@ -40,6 +51,7 @@ public:
 
 private:
     void worker_loop(std::size_t worker);
+    void stop_and_join() noexcept;
     void run_chunks(std::size_t worker);
 
     std::vector<std::thread> workers_;

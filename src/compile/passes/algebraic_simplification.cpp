@@ -1,8 +1,13 @@
 #include "algebraic_simplification.hpp"
 
 #include <cmath>
+#include <deque>
+#include <iterator>
+#include <optional>
+#include <span>
 #include <unordered_map>
 
+#include <laddu/base/assert.hpp>
 #include <laddu/expr/traversal.hpp>
 
 #include "../scalar_math.hpp"
@@ -23,14 +28,20 @@ public:
         if (auto it = memo_.find(e.id()); it != memo_.end()) {
             return it->second;
         }
-        const bool safe = compute(e);
-        memo_.emplace(e.id(), safe);
-        return safe;
+        // Children first, so compute() only reads memoised children (no recursion).
+        const auto known = [this](const Expr& x) {
+            return memo_.contains(x.id());
+        };
+        for (const Expr& node : expr::topological_order(e, known)) {
+            memo_.emplace(node.id(), compute(node));
+        }
+        return memo_.at(e.id());
     }
 
 private:
     bool all_safe(std::span<const Expr> xs) {
-        return std::all_of(xs.begin(), xs.end(), [this](const Expr& x) { return is_safe(x); });
+        return std::all_of(xs.begin(), xs.end(),
+                           [this](const Expr& x) { return memo_.at(x.id()); });
     }
 
     bool compute(const Expr& e) {
@@ -91,110 +102,176 @@ bool is_zero_literal(const Expr& e) {
     return false;
 }
 
-// Merges the constants of a flattened sum or product into one (placed first).
-std::vector<Expr> merge_constants(std::vector<Expr> operands, BinaryOp op,
-                                  std::complex<double>* merged, bool* merged_real,
-                                  bool* any_constant) {
-    std::vector<Expr> rest;
-    *merged = op == BinaryOp::kAdd ? 0.0 : 1.0;
-    *merged_real = true;
-    *any_constant = false;
-    for (const Expr& e : operands) {
-        if (expr::is_constant(e)) {
-            const bool real = !e.value_kind().is_complex;
-            *merged =
-                detail::apply_binary(op, *merged, *merged_real, expr::constant_value(e), real);
-            *merged_real = *merged_real && real;
-            *any_constant = true;
-        } else {
-            rest.push_back(e);
-        }
-    }
-    return rest;
-}
-
-Expr finish_nary(NodeKind kind, std::vector<Expr> operands, const expr::ValueKind& target) {
-    if (operands.empty()) {
-        return expr::zero_of(target);
-    }
-    if (operands.size() == 1) {
-        return coerce_to(operands.front(), target);
-    }
-    Expr result = kind == NodeKind::kNaryAdd ? expr::nary_add(std::move(operands))
-                                             : expr::nary_mul(std::move(operands));
-    return coerce_to(result, target);
-}
-
-Expr simplify_add(const Expr& node) {
-    std::vector<Expr> flat;
-    for (const Expr& c : node.children()) {
-        if (c.kind() == NodeKind::kNaryAdd) {
-            flat.insert(flat.end(), c.children().begin(), c.children().end());
-        } else if (!is_zero_literal(c)) {
-            flat.push_back(c);
-        }
-    }
+// The operands of a flattened sum or product before it is built: its non-constant operands in
+// order, and its constant operands merged into one (folded in operand order). Keeping these
+// instead of interned nodes is what makes flattening linear: a sum built with += is a chain of
+// n binary adds, and building each prefix as a node would copy 1 + 2 + ... + n operands. A
+// flattened operand that is used only by sums (or only by products) stays a Flat, and its one
+// user takes its operand vector instead of copying it.
+struct Flat {
+    std::deque<Expr> operands;
     std::complex<double> constant;
     bool constant_real = true;
     bool any_constant = false;
-    std::vector<Expr> rest =
-        merge_constants(std::move(flat), BinaryOp::kAdd, &constant, &constant_real, &any_constant);
-    if (any_constant && constant != 0.0) {
-        rest.insert(rest.begin(),
-                    constant_real ? expr::constant(constant.real()) : expr::constant(constant));
-    }
-    if (rest.empty()) {
-        return expr::zero_of(node.value_kind());
-    }
-    return finish_nary(NodeKind::kNaryAdd, std::move(rest), node.value_kind());
-}
+    bool negate = false;       // products: an odd number of neg factors was stripped
+    bool any_complex = false;  // some operand is Complex
+    bool all_safe = true;      // products: every operand is finite-safe
+    std::size_t placed = 0;    // operands pushed or copied into this Flat, one by one
 
-Expr simplify_mul(const Expr& node, FiniteSafety& safety) {
-    std::vector<Expr> flat;
-    bool negate = false;
-    auto push = [&](Expr e) {
-        while (e.kind() == NodeKind::kUnary && e.node().unary_op() == UnaryOp::kNeg) {
-            negate = !negate;
-            e = e.children()[0];
-        }
-        flat.push_back(std::move(e));
-    };
-    for (const Expr& c : node.children()) {
-        if (c.kind() == NodeKind::kNaryMul) {
-            for (const Expr& g : c.children()) {
-                push(g);
-            }
-        } else {
-            push(c);
-        }
-    }
-    std::complex<double> constant;
-    bool constant_real = true;
-    bool any_constant = false;
-    std::vector<Expr> rest =
-        merge_constants(std::move(flat), BinaryOp::kMul, &constant, &constant_real, &any_constant);
-    if (negate) {
-        constant = -constant;
-        any_constant = true;
-    }
-    if (any_constant && constant == 0.0 &&
-        std::all_of(rest.begin(), rest.end(), [&](const Expr& e) { return safety.is_safe(e); })) {
-        return expr::zero_of(node.value_kind());
-    }
-    if (any_constant && constant != 1.0) {
-        rest.insert(rest.begin(),
-                    constant_real ? expr::constant(constant.real()) : expr::constant(constant));
-    }
-    if (rest.empty()) {
-        return coerce_to(constant_real ? expr::constant(constant.real()) : expr::constant(constant),
-                         node.value_kind());
-    }
-    return finish_nary(NodeKind::kNaryMul, std::move(rest), node.value_kind());
-}
+    explicit Flat(BinaryOp op) : constant(op == BinaryOp::kAdd ? 0.0 : 1.0) {}
+};
 
 bool is_unary(const Expr& e, UnaryOp op) {
     return e.kind() == NodeKind::kUnary && e.node().unary_op() == op;
 }
+
+// Sums and products flattened in one bottom-up walk (see Flat).
+class Flattener {
+public:
+    // The operands of sum (kAdd) or product (kMul) `node`: `sources` are its operands, each
+    // either a built node or the Flat of an operand that was not built.
+    struct Source {
+        const Expr* expr = nullptr;
+        Flat* flat = nullptr;
+        bool take = false;  // the Flat has no other user: move its operands
+    };
+
+    static Flat flatten(BinaryOp op, std::span<const Source> sources, FiniteSafety& safety) {
+        Flat out(op);
+        for (const Source& source : sources) {
+            if (source.flat != nullptr) {
+                absorb(out, op, *source.flat, source.take);
+                continue;
+            }
+            const Expr& c = *source.expr;
+            const NodeKind nested = op == BinaryOp::kAdd ? NodeKind::kNaryAdd : NodeKind::kNaryMul;
+            if (c.kind() == nested) {
+                for (const Expr& g : c.children()) {
+                    push(out, op, g, safety);
+                }
+            } else if (op == BinaryOp::kMul || !is_zero_literal(c)) {
+                push(out, op, c, safety);
+            }
+        }
+        return out;
+    }
+
+    // The node of `flat` for `node` (as written before: the merged constant first).
+    static Expr build(BinaryOp op, Flat flat, const expr::ValueKind& target) {
+        std::vector<Expr> rest(std::make_move_iterator(flat.operands.begin()),
+                               std::make_move_iterator(flat.operands.end()));
+        std::complex<double> constant = flat.constant;
+        bool any_constant = flat.any_constant;
+        if (op == BinaryOp::kAdd) {
+            if (any_constant && constant != 0.0) {
+                rest.insert(rest.begin(), constant_node(constant, flat.constant_real));
+            }
+            if (rest.empty()) {
+                return expr::zero_of(target);
+            }
+            return finish_nary(NodeKind::kNaryAdd, std::move(rest), target);
+        }
+        if (flat.negate) {
+            constant = -constant;
+            any_constant = true;
+        }
+        if (any_constant && constant == 0.0 && flat.all_safe) {
+            return expr::zero_of(target);
+        }
+        if (any_constant && constant != 1.0) {
+            rest.insert(rest.begin(), constant_node(constant, flat.constant_real));
+        }
+        if (rest.empty()) {
+            return coerce_to(constant_node(constant, flat.constant_real), target);
+        }
+        return finish_nary(NodeKind::kNaryMul, std::move(rest), target);
+    }
+
+    // True when build() would give an n-ary node of `target`'s kind whose operands are the
+    // Flat's, so a sum (product) using it can take the operands without the node being built.
+    static bool inlinable(BinaryOp op, const Flat& flat, const expr::ValueKind& target) {
+        std::complex<double> constant = flat.constant;
+        if (op == BinaryOp::kMul && flat.negate) {
+            constant = -constant;
+        }
+        const bool any_constant = flat.any_constant || (op == BinaryOp::kMul && flat.negate);
+        const bool keeps_constant = any_constant && constant != (op == BinaryOp::kAdd ? 0.0 : 1.0);
+        if (op == BinaryOp::kMul && any_constant && constant == 0.0 && flat.all_safe) {
+            return false;  // becomes 0
+        }
+        if (flat.operands.size() + (keeps_constant ? 1U : 0U) < 2) {
+            return false;  // a single operand or nothing: not an n-ary node
+        }
+        const bool complex = flat.any_complex || (keeps_constant && !flat.constant_real);
+        return !(target.is_scalar() && target.is_complex && !complex);  // else coerced
+    }
+
+private:
+    static Expr constant_node(std::complex<double> value, bool real) {
+        return real ? expr::constant(value.real()) : expr::constant(value);
+    }
+
+    static Expr finish_nary(NodeKind kind, std::vector<Expr> operands,
+                            const expr::ValueKind& target) {
+        if (operands.size() == 1) {
+            return coerce_to(operands.front(), target);
+        }
+        Expr result = kind == NodeKind::kNaryAdd ? expr::nary_add(std::move(operands))
+                                                 : expr::nary_mul(std::move(operands));
+        return coerce_to(result, target);
+    }
+
+    static void fold(Flat& out, BinaryOp op, std::complex<double> value, bool real) {
+        out.constant = detail::apply_binary(op, out.constant, out.constant_real, value, real);
+        out.constant_real = out.constant_real && real;
+        out.any_constant = true;
+    }
+
+    static void push(Flat& out, BinaryOp op, Expr e, FiniteSafety& safety) {
+        if (op == BinaryOp::kMul) {
+            while (is_unary(e, UnaryOp::kNeg)) {
+                out.negate = !out.negate;
+                e = e.children()[0];
+            }
+        }
+        if (expr::is_constant(e)) {
+            fold(out, op, expr::constant_value(e), !e.value_kind().is_complex);
+            return;
+        }
+        out.any_complex = out.any_complex || e.value_kind().is_complex;
+        if (op == BinaryOp::kMul) {
+            out.all_safe = out.all_safe && safety.is_safe(e);
+        }
+        out.operands.push_back(std::move(e));
+        ++out.placed;
+    }
+
+    // An inlinable Flat operand: its constant (after its own negation) is one constant operand.
+    static void absorb(Flat& out, BinaryOp op, Flat& inner, bool take) {
+        std::complex<double> constant = inner.constant;
+        bool any_constant = inner.any_constant;
+        if (op == BinaryOp::kMul && inner.negate) {
+            constant = -constant;
+            any_constant = true;
+        }
+        if (any_constant && constant != (op == BinaryOp::kAdd ? 0.0 : 1.0)) {
+            fold(out, op, constant, inner.constant_real);
+        }
+        out.any_complex = out.any_complex || inner.any_complex;
+        out.all_safe = out.all_safe && inner.all_safe;
+        if (take && out.operands.size() < inner.operands.size()) {
+            // Left- or right-deep chains alike: move the shorter side.
+            out.placed += out.operands.size();
+            inner.operands.insert(inner.operands.begin(),
+                                  std::make_move_iterator(out.operands.begin()),
+                                  std::make_move_iterator(out.operands.end()));
+            out.operands = std::move(inner.operands);
+        } else {
+            out.placed += inner.operands.size();
+            out.operands.insert(out.operands.end(), inner.operands.begin(), inner.operands.end());
+        }
+    }
+};
 
 // -e without creating a double negation (the new node is not revisited in this round).
 Expr negate(const Expr& e) {
@@ -253,32 +330,123 @@ Expr simplify_unary(const Expr& node) {
 
 }  // namespace
 
-expr::Expr algebraic_simplification(const expr::Expr& root) {
-    FiniteSafety safety;
-    return expr::rewrite_bottom_up(root, [&](const Expr& node) -> Expr {
-        switch (node.kind()) {
-        case NodeKind::kBinary:
-            switch (node.node().binary_op()) {
-            case BinaryOp::kAdd:
-                return simplify_add(expr::nary_add({node.children()[0], node.children()[1]}));
-            case BinaryOp::kSub:
-                return simplify_add(expr::nary_add({node.children()[0], -node.children()[1]}));
-            case BinaryOp::kMul:
-                return simplify_mul(expr::nary_mul({node.children()[0], node.children()[1]}),
-                                    safety);
-            default:
-                return node;
-            }
-        case NodeKind::kNaryAdd:
-            return simplify_add(node);
-        case NodeKind::kNaryMul:
-            return simplify_mul(node, safety);
-        case NodeKind::kUnary:
-            return simplify_unary(node);
+namespace {
+
+// The n-ary operation a sum or product node flattens into (kAdd for add, sub and n-ary sums,
+// kMul for mul and n-ary products), or nothing.
+std::optional<BinaryOp> flattening_op(const Expr& node) {
+    if (node.kind() == NodeKind::kNaryAdd) {
+        return BinaryOp::kAdd;
+    }
+    if (node.kind() == NodeKind::kNaryMul) {
+        return BinaryOp::kMul;
+    }
+    if (node.kind() == NodeKind::kBinary) {
+        switch (node.node().binary_op()) {
+        case BinaryOp::kAdd:
+        case BinaryOp::kSub:
+            return BinaryOp::kAdd;
+        case BinaryOp::kMul:
+            return BinaryOp::kMul;
         default:
-            return node;
+            break;
         }
-    });
+    }
+    return std::nullopt;
+}
+
+// The rewritten form of one node: a built node, or (for a sum or product used only by sums or
+// products of its own operation) the Flat its users absorb.
+struct Rewritten {
+    std::optional<Expr> expr;
+    std::optional<Flat> flat;
+    std::size_t absorbing_uses = 0;  // users that flatten it and have not absorbed it yet
+    bool needs_expr = false;         // some user (or the caller) needs the built node
+};
+
+}  // namespace
+
+expr::Expr algebraic_simplification(const expr::Expr& root) {
+    SimplificationCounts counts;
+    return algebraic_simplification_counted(root, counts);
+}
+
+expr::Expr algebraic_simplification_counted(const expr::Expr& root, SimplificationCounts& counts) {
+    FiniteSafety safety;
+    const std::vector<Expr> order = expr::topological_order(root);
+    std::unordered_map<const void*, Rewritten> rewritten;
+    rewritten.reserve(order.size());
+    rewritten[root.id()].needs_expr = true;
+    for (const Expr& node : order) {
+        const std::optional<BinaryOp> op = flattening_op(node);
+        const auto children = node.children();
+        for (std::size_t k = 0; k < children.size(); ++k) {
+            Rewritten& child = rewritten[children[k].id()];
+            // A sum absorbs its terms, a difference its left operand, a product its factors.
+            const bool absorbs = op && flattening_op(children[k]) == op &&
+                                 !(node.kind() == NodeKind::kBinary &&
+                                   node.node().binary_op() == BinaryOp::kSub && k == 1);
+            if (absorbs) {
+                ++child.absorbing_uses;
+            } else {
+                child.needs_expr = true;
+            }
+        }
+    }
+    const auto built = [&](const Expr& e) -> const Expr& {
+        Rewritten& r = rewritten.at(e.id());
+        LADDU_ASSERT(r.expr.has_value()) << "algebraic_simplification: an operand was not built";
+        return *r.expr;
+    };
+    for (const Expr& node : order) {
+        Rewritten& slot = rewritten.at(node.id());
+        const std::optional<BinaryOp> op = flattening_op(node);
+        if (!op) {
+            std::vector<Expr> children;
+            children.reserve(node.children().size());
+            for (const Expr& child : node.children()) {
+                children.push_back(built(child));
+            }
+            const Expr rebuilt = node.with_children(std::move(children));
+            slot.expr = rebuilt.kind() == NodeKind::kUnary ? simplify_unary(rebuilt) : rebuilt;
+            continue;
+        }
+        const bool difference =
+            node.kind() == NodeKind::kBinary && node.node().binary_op() == BinaryOp::kSub;
+        std::vector<Flattener::Source> sources;
+        std::optional<Expr> negated;  // -b of a - b
+        if (difference) {
+            negated = -built(node.children()[1]);
+        }
+        for (std::size_t k = 0; k < node.children().size(); ++k) {
+            if (difference && k == 1) {
+                sources.push_back({.expr = &*negated});
+                continue;
+            }
+            Rewritten& child = rewritten.at(node.children()[k].id());
+            if (child.flat) {
+                // Only flattening users reach a Flat: the last of them may take its operands.
+                const bool take = --child.absorbing_uses == 0 && !child.needs_expr;
+                sources.push_back({.flat = &*child.flat, .take = take});
+            } else {
+                sources.push_back({.expr = &*child.expr});
+            }
+        }
+        Flat flat = Flattener::flatten(*op, sources, safety);
+        counts.operands_placed += flat.placed;
+        for (const Expr& child : node.children()) {
+            Rewritten& c = rewritten.at(child.id());
+            if (c.flat && c.absorbing_uses == 0) {
+                c.flat.reset();  // absorbed by every user
+            }
+        }
+        if (!slot.needs_expr && Flattener::inlinable(*op, flat, node.value_kind())) {
+            slot.flat = std::move(flat);
+        } else {
+            slot.expr = Flattener::build(*op, std::move(flat), node.value_kind());
+        }
+    }
+    return *rewritten.at(root.id()).expr;
 }
 
 }  // namespace laddu::compile

@@ -13,11 +13,24 @@
 //     norm_sqr(x).
 #pragma once
 
+#include <cstddef>
+
 #include <laddu/expr/expr.hpp>
 
 namespace laddu::compile {
 
-/// The pass described above.
+/// The pass described above. Flattening is linear: a sum or product used only by sums (or
+/// products) is never built as a node; its operands are kept and moved into its one user, so a
+/// sum built with += over n terms places each operand once instead of 1 + 2 + ... + n times.
 [[nodiscard]] expr::Expr algebraic_simplification(const expr::Expr& root);
+
+/// What algebraic_simplification did, for tests of its cost.
+struct SimplificationCounts {
+    std::size_t operands_placed = 0;  ///< operands pushed or copied one by one while flattening
+};
+
+/// algebraic_simplification(root), adding its work to `counts`.
+[[nodiscard]] expr::Expr algebraic_simplification_counted(const expr::Expr& root,
+                                                          SimplificationCounts& counts);
 
 }  // namespace laddu::compile

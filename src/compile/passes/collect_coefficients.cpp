@@ -136,11 +136,22 @@ private:
         std::optional<LinearForm> form;
     };
 
-    // Children before parents; memoised on the original node (kept alive in the map).
+    // Memoised on the original node (kept alive in the map). The nodes not yet seen are
+    // visited children first, so visit_node() finds every child memoised and never recurses.
     const Result& visit(const Expr& e) {
         if (auto it = memo_.find(e.id()); it != memo_.end()) {
             return it->second.second;
         }
+        const auto seen = [this](const Expr& x) {
+            return memo_.contains(x.id());
+        };
+        for (const Expr& node : expr::topological_order(e, seen)) {
+            visit_node(node);
+        }
+        return memo_.at(e.id()).second;
+    }
+
+    void visit_node(const Expr& e) {
         std::vector<Expr> children;
         bool changed = false;
         for (const Expr& child : e.children()) {
@@ -161,7 +172,7 @@ private:
                 result.expr = collected;
             }
         }
-        return memo_.emplace(e.id(), std::make_pair(e, std::move(result))).first->second.second;
+        memo_.emplace(e.id(), std::make_pair(e, std::move(result)));
     }
 
     bool mixed(const Expr& e) const {

@@ -8,27 +8,38 @@
 namespace laddu::compile {
 namespace {
 
-// Dependencies of rewritten nodes, memoised (children are always visited before parents).
+// Dependencies of rewritten nodes, memoised. Unseen nodes are computed children first, so
+// of_node() only reads memoised children (no recursion on deep graphs).
 class Dependencies {
 public:
     NodeFacts of(const expr::Expr& e) {
         if (auto it = memo_.find(e.id()); it != memo_.end()) {
             return it->second.second;
         }
+        const auto seen = [this](const expr::Expr& x) {
+            return memo_.contains(x.id());
+        };
+        for (const expr::Expr& node : expr::topological_order(e, seen)) {
+            // The Expr in the map keeps the address unique.
+            memo_.emplace(node.id(), std::make_pair(node, of_node(node)));
+        }
+        return memo_.at(e.id()).second;
+    }
+
+private:
+    NodeFacts of_node(const expr::Expr& e) const {
         NodeFacts f;
         f.depends_on_parameters = e.kind() == expr::NodeKind::kParameter;
         f.depends_on_event = e.kind() == expr::NodeKind::kEventScalar ||
                              e.kind() == expr::NodeKind::kEventP4Component;
         for (const expr::Expr& child : e.children()) {
-            const NodeFacts c = of(child);
+            const NodeFacts& c = memo_.at(child.id()).second;
             f.depends_on_event = f.depends_on_event || c.depends_on_event;
             f.depends_on_parameters = f.depends_on_parameters || c.depends_on_parameters;
         }
-        memo_.emplace(e.id(), std::make_pair(e, f));  // the Expr keeps the address unique
         return f;
     }
 
-private:
     std::unordered_map<const void*, std::pair<expr::Expr, NodeFacts>> memo_;
 };
 

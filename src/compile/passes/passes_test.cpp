@@ -153,6 +153,27 @@ TEST(AlgebraicSimplification, FlattensSumsAndProducts) {
     EXPECT_EQ(m.children()[0], expr::constant(-6.0));
 }
 
+// A sum built with += (and a product built with *=) is flattened in linear work: each operand
+// is placed once, not once per enclosing prefix (issue 21: 40,000 terms took 101 s, 12.5 GB).
+TEST(AlgebraicSimplification, FlatteningALoopBuiltChainIsLinear) {
+    constexpr std::size_t kTerms = 40'000;
+    Expr sum = kX;
+    Expr right = kX;
+    Expr product = kX;
+    for (std::size_t i = 0; i < kTerms; ++i) {
+        const Expr term = kP * expr::constant(static_cast<double>(i + 1));
+        sum = sum + term;
+        right = term + right;
+        product = product * (kY + static_cast<double>(i));
+    }
+    for (const Expr& chain : {sum, right, product}) {
+        SimplificationCounts counts;
+        const Expr flat = algebraic_simplification_counted(chain, counts);
+        EXPECT_EQ(flat.children().size(), kTerms + 1);
+        EXPECT_LE(counts.operands_placed, 3 * kTerms);
+    }
+}
+
 TEST(AlgebraicSimplification, SplitsNormSqrOfProducts) {
     const Expr a = expr::cis(kX);
     const Expr b = expr::complex(kP, kQ);

@@ -7,6 +7,9 @@
 
 #include <laddu/base/error.hpp>
 
+#include <brotli/decode.h>
+#include <brotli/encode.h>
+#include <lz4.h>
 #include <snappy.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -47,6 +50,44 @@ void inflate_gzip(std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
     }
 }
 
+// One LZ4 block (the LZ4_RAW codec); false unless it fills `out` exactly.
+bool lz4_block(std::span<const std::uint8_t> in, std::span<std::uint8_t> out) {
+    if (in.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE) ||
+        out.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
+        return false;
+    }
+    const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(in.data()),
+                                      reinterpret_cast<char*>(out.data()),
+                                      static_cast<int>(in.size()), static_cast<int>(out.size()));
+    return n >= 0 && static_cast<std::size_t>(n) == out.size();
+}
+
+std::uint32_t big_endian_u32(const std::uint8_t* p) {
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+           std::uint32_t{p[3]};
+}
+
+// The legacy LZ4 codec as parquet-mr writes it: blocks framed by two big-endian u32s
+// (decompressed size, compressed size). False when `in` is not such a sequence.
+bool lz4_hadoop(std::span<const std::uint8_t> in, std::span<std::uint8_t> out) {
+    constexpr std::size_t kPrefix = 8;
+    while (!in.empty()) {
+        if (in.size() < kPrefix) {
+            return false;
+        }
+        const std::size_t decompressed = big_endian_u32(in.data());
+        const std::size_t compressed = big_endian_u32(in.data() + 4);
+        in = in.subspan(kPrefix);
+        if (compressed > in.size() || decompressed > out.size() ||
+            !lz4_block(in.first(compressed), out.first(decompressed))) {
+            return false;
+        }
+        in = in.subspan(compressed);
+        out = out.subspan(decompressed);
+    }
+    return out.empty();
+}
+
 }  // namespace
 
 void decompress(Codec codec, std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
@@ -85,12 +126,39 @@ void decompress(Codec codec, std::span<const std::uint8_t> in, std::span<std::ui
         }
         return;
     }
+    case Codec::kLz4Raw:
+        if (!lz4_block(in, out)) {
+            fail_at(site, offset,
+                    fmt::format("corrupt LZ4_RAW page (expected {} bytes)", out.size()));
+        }
+        return;
+    case Codec::kLz4:
+        // Writers disagree on the legacy LZ4 codec: parquet-mr frames blocks the Hadoop way,
+        // older Arrow wrote one bare block. Try both, as Arrow's reader does.
+        if (!lz4_hadoop(in, out) && !lz4_block(in, out)) {
+            fail_at(site, offset,
+                    fmt::format("corrupt LZ4 page: neither Hadoop-framed nor a bare LZ4 block "
+                                "of {} bytes",
+                                out.size()));
+        }
+        return;
+    case Codec::kBrotli: {
+        std::size_t n = out.size();
+        if (BrotliDecoderDecompress(in.size(), in.data(), &n, out.data()) !=
+                BROTLI_DECODER_RESULT_SUCCESS ||
+            n != out.size()) {
+            fail_at(site, offset,
+                    fmt::format("corrupt BROTLI page (expected {} bytes)", out.size()));
+        }
+        return;
+    }
     default:
         break;
     }
     fail_at(site, offset,
             fmt::format("compression codec {} is not supported (laddu-cpp reads UNCOMPRESSED, "
-                        "SNAPPY, GZIP and ZSTD); rewrite the file with one of these",
+                        "SNAPPY, GZIP, ZSTD, LZ4, LZ4_RAW and BROTLI); rewrite the file with one "
+                        "of these",
                         codec_name(static_cast<std::int32_t>(codec))));
 }
 
@@ -133,6 +201,38 @@ std::vector<std::uint8_t> compress(Codec codec, std::span<const std::uint8_t> in
         deflateEnd(&zs);
         if (status != Z_STREAM_END) {
             throw DataError("GZIP compression failed");
+        }
+        out.resize(n);
+        break;
+    }
+    case Codec::kLz4Raw:
+    case Codec::kLz4: {
+        if (in.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
+            throw DataError(fmt::format("LZ4 cannot compress a page of {} bytes", in.size()));
+        }
+        const std::size_t prefix = codec == Codec::kLz4 ? 8 : 0;
+        const int bound = LZ4_compressBound(static_cast<int>(in.size()));
+        out.resize(prefix + static_cast<std::size_t>(bound));
+        const int n = LZ4_compress_default(reinterpret_cast<const char*>(in.data()),
+                                           reinterpret_cast<char*>(out.data() + prefix),
+                                           static_cast<int>(in.size()), bound);
+        if (n <= 0) {
+            throw DataError("LZ4 compression failed");
+        }
+        // One Hadoop frame: decompressed size, compressed size, both big-endian.
+        for (std::size_t i = 0; i < prefix; ++i) {
+            const std::size_t value = i < 4 ? in.size() : static_cast<std::size_t>(n);
+            out[i] = static_cast<std::uint8_t>(value >> (8 * (3 - i % 4)));
+        }
+        out.resize(prefix + static_cast<std::size_t>(n));
+        break;
+    }
+    case Codec::kBrotli: {
+        std::size_t n = BrotliEncoderMaxCompressedSize(in.size());
+        out.resize(n);
+        if (BrotliEncoderCompress(level, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, in.size(),
+                                  in.data(), &n, out.data()) == BROTLI_FALSE) {
+            throw DataError("BROTLI compression failed");
         }
         out.resize(n);
         break;

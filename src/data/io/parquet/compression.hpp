@@ -1,4 +1,5 @@
-// Page compression codecs: UNCOMPRESSED, SNAPPY, GZIP and ZSTD.
+// Page compression codecs: UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4 (Hadoop-framed or bare),
+// LZ4_RAW and BROTLI.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,8 @@ namespace laddu::data::parquet {
 void decompress(Codec codec, std::span<const std::uint8_t> in, std::span<std::uint8_t> out,
                 const ErrorSite& site, std::uint64_t offset);
 
-/// Compresses `in` with `codec` (one of the four supported) at `level` (ZSTD and GZIP only).
+/// Compresses `in` with `codec` at `level` (ZSTD, GZIP and BROTLI only); LZ4 is written as one
+/// Hadoop frame. The public writer offers UNCOMPRESSED, SNAPPY, GZIP and ZSTD.
 [[nodiscard]] std::vector<std::uint8_t> compress(Codec codec, std::span<const std::uint8_t> in,
                                                  int level);
 

@@ -189,6 +189,17 @@ private:
     bool committed_ = false;
 };
 
+// The format's rule for zero bounds (PARQUET-1222): a zero min is written -0.0 and a zero max
+// +0.0, whichever zeros the data holds, so readers may filter with either sign.
+void sign_zero_bounds(double& lo, double& hi) {
+    if (lo == 0.0) {
+        lo = -0.0;
+    }
+    if (hi == 0.0) {
+        hi = 0.0;
+    }
+}
+
 }  // namespace
 
 void write_parquet_columns(const std::string& path, std::span<const ParquetWriteColumn> columns,
@@ -229,6 +240,7 @@ void write_parquet_columns(const std::string& path, std::span<const ParquetWrite
     meta.version = 1;
     meta.num_rows = static_cast<std::int64_t>(rows);
     meta.created_by = "laddu-cpp version 0.1.0";
+    meta.type_defined_order = true;
     parquet::SchemaElement root;
     root.name = "schema";
     root.num_children = static_cast<std::int32_t>(columns.size());
@@ -310,6 +322,7 @@ void write_parquet_columns(const std::string& path, std::span<const ParquetWrite
                 }
                 cm.statistics.null_count = static_cast<std::int64_t>(nulls);
                 if (!has_nan && !first) {
+                    sign_zero_bounds(lo, hi);
                     cm.statistics.min_value.emplace();
                     cm.statistics.max_value.emplace();
                     append_value(*cm.statistics.min_value, column.type, lo);

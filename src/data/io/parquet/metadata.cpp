@@ -1,5 +1,6 @@
 #include "metadata.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -296,6 +297,9 @@ FileMetaData decode_file_metadata(std::span<const std::uint8_t> bytes, std::uint
         case 6:
             meta.created_by = r.read_string(f);
             return true;
+        case 7:
+            meta.type_defined_order = true;  // the reader needs to know no more than that
+            return false;
         default:
             return false;
         }
@@ -418,6 +422,18 @@ void encode_file_metadata(const FileMetaData& meta, std::vector<std::uint8_t>& o
         w.end_struct();
     }
     w.field_string(6, meta.created_by);
+    if (meta.type_defined_order) {
+        const auto leaves = static_cast<std::size_t>(
+            std::count_if(meta.schema.begin(), meta.schema.end(),
+                          [](const SchemaElement& e) { return e.type.has_value(); }));
+        w.field_list(7, ThriftType::kStruct, leaves);
+        for (std::size_t i = 0; i < leaves; ++i) {
+            w.begin_struct();   // ColumnOrder, a union
+            w.field_struct(1);  // TYPE_ORDER: TypeDefinedOrder, an empty struct
+            w.end_struct();
+            w.end_struct();
+        }
+    }
     w.end_struct();
 }
 

@@ -114,6 +114,9 @@ struct FileMetaData {
     std::int64_t num_rows = 0;
     std::vector<RowGroup> row_groups;
     std::string created_by;
+    /// `column_orders` as TypeDefinedOrder for every leaf: without it readers such as Arrow
+    /// ignore `min_value`/`max_value` statistics. Decoding only notes that the field is present.
+    bool type_defined_order = false;
 };
 
 struct DataPageHeader {

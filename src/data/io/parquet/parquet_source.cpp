@@ -1,5 +1,7 @@
 // ParquetSource: several files and row groups as one stream of EventBatch chunks.
+#include <algorithm>
 #include <atomic>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -51,6 +53,50 @@ std::vector<ColumnInfo> column_infos(const ParquetFileReader& reader) {
         out.push_back({column.name, column.type});
     }
     return out;
+}
+
+// A column laddu cannot read (a string, INT96, a list, or an integer when integers are not
+// scalars) is normally skipped. It is an error when, read as a number, it would be the weight or
+// complete a four-momentum: skipping it would silently drop a p4 or set every weight to 1.
+void check_skipped_columns(const ParquetFileReader& reader, const SchemaInferenceOptions& options) {
+    const std::vector<ColumnInfo> infos = column_infos(reader);
+    const bool integers = options.integer_columns_are_scalars;
+    for (std::size_t c = 0; c < infos.size(); ++c) {
+        const ParquetColumnInfo& info = reader.columns()[c];
+        if (is_float(info.type) || (integers && is_numeric(info.type))) {
+            continue;
+        }
+        // A nested column is judged by its top-level field name (`p4_0_E.list.element`).
+        const std::string name = info.flat ? info.name : info.name.substr(0, info.name.find('.'));
+        std::vector<ColumnInfo> as_float = infos;
+        as_float[c] = {name, ColumnType::kFloat64};
+        std::optional<Schema> would_be;
+        try {
+            would_be = Schema::infer(as_float, options);
+        } catch (const DataError&) {
+            continue;  // it would clash with another column, so it cannot be one that is missing
+        }
+        std::string role;
+        if (would_be->has_weight() && would_be->weight_column() == name) {
+            role = "the weight column";
+        }
+        for (std::size_t p = 0; p < would_be->n_p4s(); ++p) {
+            const auto& components = would_be->p4_columns(p);
+            if (std::find(components.begin(), components.end(), name) != components.end()) {
+                role = fmt::format("a component of four-momentum '{}'", would_be->p4_names()[p]);
+            }
+        }
+        if (role.empty()) {
+            continue;
+        }
+        const std::string type =
+            info.flat ? info.physical_type : info.physical_type + " nested in a list or struct";
+        throw DataError(fmt::format("Parquet file '{}', column '{}': by its name it is {}, but "
+                                    "its type {} is not FLOAT or DOUBLE{}; cast the column or "
+                                    "rename it",
+                                    reader.path(), name, role, type,
+                                    integers ? " (or INT32/INT64)" : ""));
+    }
 }
 
 /// The opened files behind a ParquetSource, shared with its streams.
@@ -163,6 +209,7 @@ ParquetSource::ParquetSource(std::vector<std::string> patterns, ParquetReadOptio
         if (f == 0) {
             impl_->schema = std::make_shared<Schema>(
                 Schema::infer(column_infos(*file.reader), impl_->options.schema));
+            check_skipped_columns(*file.reader, impl_->options.schema);
         }
         for (const std::string& name : impl_->schema->physical_columns()) {
             const auto index = file.reader->column_index(name);

@@ -11,6 +11,7 @@
 #include <laddu/data/describe.hpp>
 #include <laddu/data/parquet.hpp>
 
+#include "metadata.hpp"
 #include "test_util.hpp"
 
 namespace laddu::data {
@@ -212,6 +213,70 @@ TEST(Parquet, IntegersRoundTripExactly) {
     EXPECT_TRUE(std::equal(small.begin(), small.end(), i.values.begin()));
     // Integer columns are not event columns unless asked for.
     EXPECT_EQ(read_parquet(dir.file("i.parquet")).schema().n_scalars(), 0U);
+}
+
+TEST(Parquet, ASkippedColumnThatWouldBeAP4ComponentOrTheWeightIsAnError) {
+    const ScratchDir dir;
+    const std::vector<double> x = {1, 2, 3};
+    const ParquetWriteColumn p4[] = {{"beam_E", ColumnType::kInt64, x},
+                                     {"beam_Px", ColumnType::kFloat64, x},
+                                     {"beam_Py", ColumnType::kFloat64, x},
+                                     {"beam_Pz", ColumnType::kFloat64, x}};
+    write_parquet_columns(dir.file("p4.parquet"), p4);
+    EXPECT_THAT(data_error([&] { static_cast<void>(read_parquet(dir.file("p4.parquet"))); }),
+                HasSubstr("Parquet file '" + dir.file("p4.parquet") +
+                          "', column 'beam_E': by its name it is a component of four-momentum "
+                          "'beam', but its type INT64 is not FLOAT or DOUBLE"));
+    ParquetReadOptions integers;
+    integers.schema.integer_columns_are_scalars = true;
+    EXPECT_EQ(read_parquet(dir.file("p4.parquet"), integers).p4_names().size(), 1U);
+
+    const ParquetWriteColumn weight[] = {{"t", ColumnType::kFloat64, x},
+                                         {"Weight", ColumnType::kInt32, x}};
+    write_parquet_columns(dir.file("w.parquet"), weight);
+    EXPECT_THAT(data_error([&] { static_cast<void>(read_parquet(dir.file("w.parquet"))); }),
+                HasSubstr("column 'Weight': by its name it is the weight column"));
+
+    // Unrelated integer columns, and an integer p4 component without float siblings, are skipped.
+    const ParquetWriteColumn unrelated[] = {{"t", ColumnType::kFloat64, x},
+                                            {"run", ColumnType::kInt64, x},
+                                            {"k_e", ColumnType::kInt32, x}};
+    write_parquet_columns(dir.file("u.parquet"), unrelated);
+    EXPECT_EQ(read_parquet(dir.file("u.parquet")).scalar_names(), std::vector<std::string>{"t"});
+}
+
+TEST(Parquet, StatisticsFollowTheFormatSoArrowUsesThem) {
+    const ScratchDir dir;
+    const std::vector<double> zeros = {0.0, -0.0, 0.0};
+    const std::vector<double> mixed = {-0.0, 2.0, 0.0};
+    const ParquetWriteColumn columns[] = {{"z", ColumnType::kFloat64, zeros},
+                                          {"m", ColumnType::kFloat32, mixed}};
+    write_parquet_columns(dir.file("s.parquet"), columns);
+    const auto bytes = testing::read_bytes(dir.file("s.parquet"));
+    std::uint32_t length = 0;
+    std::memcpy(&length, &bytes[bytes.size() - 8], 4);
+    const std::size_t start = bytes.size() - 8 - length;
+    const parquet::FileMetaData meta = parquet::decode_file_metadata(
+        std::span<const std::uint8_t>(bytes).subspan(start, length), start, {"s.parquet", ""});
+    // Without column_orders, Arrow reads only the deprecated min/max fields.
+    EXPECT_TRUE(meta.type_defined_order);
+    const auto& z = meta.row_groups.at(0).columns.at(0).meta->statistics;
+    const auto& m = meta.row_groups.at(0).columns.at(1).meta->statistics;
+    const auto as_double = [](const std::vector<std::uint8_t>& v) {
+        double x = 0;
+        std::memcpy(&x, v.data(), sizeof x);
+        return x;
+    };
+    const auto as_float = [](const std::vector<std::uint8_t>& v) {
+        float x = 0;
+        std::memcpy(&x, v.data(), sizeof x);
+        return x;
+    };
+    // A zero min is -0.0 and a zero max +0.0 (PARQUET-1222), whatever zeros the data holds.
+    EXPECT_TRUE(std::signbit(as_double(*z.min_value)));
+    EXPECT_FALSE(std::signbit(as_double(*z.max_value)));
+    EXPECT_TRUE(std::signbit(as_float(*m.min_value)));
+    EXPECT_EQ(as_float(*m.max_value), 2.0F);
 }
 
 TEST(Parquet, AFailedWriteLeavesTheOldFileIntact) {

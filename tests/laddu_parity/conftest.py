@@ -1,0 +1,134 @@
+"""Shared pieces of the laddu parity suite: the two engines and the tolerances.
+
+Every test here runs one scenario twice, with laddu 0.21.4 (``laddu``, from the pinned test
+venv) and with laddu-cpp (``ld``), and compares what they return. Where the two disagree an
+independent computation (scipy, mpmath, an analytic value) decides, and the test asserts that
+laddu-cpp matches it; docs/laddu_parity.md lists every such case.
+"""
+
+import numpy as np
+import pytest
+
+laddu = pytest.importorskip("laddu", reason="laddu 0.21.4 comes from the test venv (scripts/make-venv.sh)")
+import laddu_cpp as ld  # noqa: E402
+
+# f64 values agree to 1e-10 relative, gradients to 1e-8 (issue 20's contract).
+VALUE_RTOL = 1e-10
+GRADIENT_RTOL = 1e-8
+
+
+def assert_values_close(ours, theirs, rtol=VALUE_RTOL, atol=0.0, what="value"):
+    """Elementwise |ours - theirs| <= atol + rtol * |theirs| for real or complex arrays."""
+    ours = np.asarray(ours)
+    theirs = np.asarray(theirs)
+    assert ours.shape == theirs.shape, f"{what}: shape {ours.shape} vs laddu's {theirs.shape}"
+    np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol, err_msg=what)
+
+
+def assert_gradients_close(ours, theirs, rtol=GRADIENT_RTOL, atol=0.0, what="gradient"):
+    assert_values_close(ours, theirs, rtol=rtol, atol=atol, what=what)
+
+
+@pytest.fixture(scope="session")
+def engines():
+    """(laddu, laddu_cpp): both modules, so a scenario can be written once and run on each."""
+    return laddu, ld
+
+
+# ---- shared events for the kinematics, dataset, likelihood, fit and K-matrix files ----
+
+KSKS_P4S = ("beam", "proton", "kshort1", "kshort2")
+KSKS_SCALARS = ("pol_magnitude", "pol_angle")
+
+
+def ksks_arrays(n, seed, kk_mass_max=0.0):
+    """Flat γ p → K_S K_S p events from ld.generate_ksks as numpy arrays (p4s, scalars)."""
+    events = ld.generate_ksks(n, seed=seed, kk_mass_max=kk_mass_max)
+    p4s = {name: np.ascontiguousarray(events.p4(name)) for name in KSKS_P4S}
+    scalars = {name: np.ascontiguousarray(events.column(name)) for name in KSKS_SCALARS}
+    return p4s, scalars
+
+
+def both_datasets(p4s, scalars, weights=None):
+    """The same arrays as a laddu Dataset and a laddu_cpp Dataset: (theirs, ours)."""
+    kwargs = {} if weights is None else {"weights": np.asarray(weights, dtype=np.float64)}
+    theirs = laddu.Dataset.from_arrays(p4s=dict(p4s), scalars=dict(scalars), **kwargs)
+    ours = ld.Dataset.from_arrays(p4s=dict(p4s), scalars=dict(scalars), **kwargs)
+    return theirs, ours
+
+
+def by_name(names, values):
+    """A {name: value} dict, for passing one parameter point to both libraries."""
+    return dict(zip(names, (float(v) for v in values), strict=True))
+
+
+def reorder(names_from, values, names_to):
+    """`values` (ordered as names_from) reordered to names_to."""
+    lookup = dict(zip(names_from, values, strict=True))
+    return np.array([lookup[name] for name in names_to])
+
+
+# ---- expressions, functions and amplitudes (test_expr*, test_func*, test_amp*) ----
+
+
+def scalar_events(lib, scalars):
+    """A Dataset of `lib` (laddu or laddu_cpp) with only scalar columns."""
+    return lib.Dataset.from_arrays(p4s={}, scalars={k: np.asarray(v, dtype=np.float64) for k, v in scalars.items()})
+
+
+def expression_values(lib, expression, scalars, parameters=None):
+    """Complex per-event values of `expression` built with `lib`; parameters by name or None."""
+    model = lib.Model(expression)
+    values = model.evaluate(scalar_events(lib, scalars), parameters=parameters, real=False)
+    return np.asarray(values, dtype=np.complex128)
+
+
+def laddu_gradients(expression, scalars, parameters, names):
+    """laddu's per-event complex gradient (Model.value_and_gradient), columns in `names` order."""
+    model = laddu.Model(expression)
+    _, gradient = model.value_and_gradient(scalar_events(laddu, scalars), parameters=parameters, real=False)
+    gradient = np.asarray(gradient, dtype=np.complex128)
+    return np.stack([gradient[:, model.parameter_names.index(name)] for name in names], axis=1)
+
+
+def cpp_gradients(expression, scalars, parameters, names):
+    """laddu-cpp's per-event complex gradient, columns in `names` order.
+
+    laddu_cpp binds no per-event Model gradient, so this goes through the exact gradient of an
+    ExtendedNLL with no data events: its value is Σ_acc w Re f, so one accepted event gives
+    ∂Re f/∂θ (and f.imag() the imaginary part). A constant keeps the integral positive, as the
+    term requires; it does not change the gradient.
+    """
+    values = expression_values(ld, expression, scalars, parameters)
+    n = len(values)
+    empty = scalar_events(ld, {k: np.zeros(0) for k in scalars})
+    out = np.zeros((n, len(names)), dtype=np.complex128)
+    for part, unit in ((expression.real(), 1.0), (expression.imag(), 1j)):
+        for i in range(n):
+            offset = 1.0 + 2.0 * float(np.nanmax(np.abs(values[i])))
+            model = ld.Model(part + offset)
+            event = scalar_events(ld, {k: np.asarray(v)[i : i + 1] for k, v in scalars.items()})
+            term = ld.ExtendedNLL(model, data=empty, accepted_mc=event)
+            _, gradient = term.value_and_gradient(parameters)
+            by_parameter = dict(zip(term.parameter_names, gradient, strict=True))
+            out[i] += unit * np.array([by_parameter.get(name, 0.0) for name in names])
+    return out
+
+
+def central_differences(lib, expression, scalars, parameters, names, step=1e-6):
+    """Per-event complex derivatives of `expression` by central differences in each parameter."""
+    columns = []
+    for name in names:
+        h = step * max(1.0, abs(parameters[name]))
+        up = expression_values(lib, expression, scalars, {**parameters, name: parameters[name] + h})
+        down = expression_values(lib, expression, scalars, {**parameters, name: parameters[name] - h})
+        columns.append((up - down) / (2.0 * h))
+    return np.stack(columns, axis=1)
+
+
+def scaled_atol(reference, rtol=VALUE_RTOL, floor=1.0):
+    """An absolute tolerance rtol · max(|reference|, floor): for values that pass through zero,
+    where a relative test alone would compare rounding noise."""
+    reference = np.asarray(reference)
+    finite = np.abs(reference[np.isfinite(reference)])
+    return rtol * max(float(finite.max()) if finite.size else 0.0, floor)
