@@ -132,3 +132,32 @@ def scaled_atol(reference, rtol=VALUE_RTOL, floor=1.0):
     reference = np.asarray(reference)
     finite = np.abs(reference[np.isfinite(reference)])
     return rtol * max(float(finite.max()) if finite.size else 0.0, floor)
+
+
+def ksks_channel(lib):
+    """laddu's benchmark reaction gamma p -> K_S K_S p in `lib`'s API: target and kk inferred,
+    beam, proton and both kaons measured."""
+    edges = [
+        lib.Edge("beam", p4="beam"),
+        lib.Edge("target"),
+        lib.Edge("kk"),
+        lib.Edge("proton", p4="proton"),
+        lib.Edge("kshort1", p4="kshort1"),
+        lib.Edge("kshort2", p4="kshort2"),
+    ]
+    vertices = [
+        lib.Vertex("production", incoming=["beam", "target"], outgoing=["kk", "proton"]),
+        lib.Vertex("kk_decay", incoming=["kk"], outgoing=["kshort1", "kshort2"]),
+    ]
+    return lib.Channel("gamma p -> Ks Ks p", edges=edges, vertices=vertices)
+
+
+def ksks_helicity_angles(channel):
+    """cos(theta) and phi of kshort1 in the kk helicity frame (z opposite the recoil proton,
+    y along the production plane's normal), as laddu's benchmark defines them."""
+    production, decay = channel.vertex("production"), channel.vertex("kk_decay")
+    y_hint = -production.vec3("beam").cross(production.vec3("proton"))
+    z_axis = -decay.vec3("proton")
+    costheta = decay.costheta("kshort1", z_axis=z_axis, y_hint=y_hint)
+    phi = decay.phi("kshort1", z_axis=z_axis, y_hint=y_hint)
+    return costheta, phi

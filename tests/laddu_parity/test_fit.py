@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from conftest import assert_values_close, both_datasets, by_name, ksks_arrays, laddu, ld
+from conftest import assert_values_close, both_datasets, by_name, ksks_arrays, ksks_channel, ksks_helicity_angles, laddu, ld
 
 M_KS = 0.497611
 TRUTH = {"m_s": 1.52, "g_s": 0.11, "c_d re": 0.7, "c_d im": -0.4, "bkg": 0.3, "c_s re": 1.0}
@@ -21,24 +21,8 @@ START = {"m_s": 1.49, "g_s": 0.14, "c_d re": 0.5, "c_d im": -0.2, "bkg": 0.5, "c
 
 
 def intensity(lib, extended):
-    edges = [
-        lib.Edge("beam", p4="beam"),
-        lib.Edge("target"),
-        lib.Edge("kk"),
-        lib.Edge("proton", p4="proton"),
-        lib.Edge("kshort1", p4="kshort1"),
-        lib.Edge("kshort2", p4="kshort2"),
-    ]
-    vertices = [
-        lib.Vertex("production", incoming=["beam", "target"], outgoing=["kk", "proton"]),
-        lib.Vertex("kk_decay", incoming=["kk"], outgoing=["kshort1", "kshort2"]),
-    ]
-    channel = lib.Channel("ksks", edges=edges, vertices=vertices)
-    production, decay = channel.vertex("production"), channel.vertex("kk_decay")
-    y_hint = -production.vec3("beam").cross(production.vec3("proton"))
-    z_axis = -decay.vec3("proton")
-    costheta = decay.costheta("kshort1", z_axis=z_axis, y_hint=y_hint)
-    phi = decay.phi("kshort1", z_axis=z_axis, y_hint=y_hint)
+    channel = ksks_channel(lib)
+    costheta, phi = ksks_helicity_angles(channel)
     s = channel.s("kk")
     bw_s = lib.breit_wigner(
         s,

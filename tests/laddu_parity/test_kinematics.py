@@ -10,7 +10,7 @@ boosts rather than boosts along z.
 import numpy as np
 import pytest
 
-from conftest import assert_values_close, both_datasets, ksks_arrays, laddu, ld
+from conftest import assert_values_close, both_datasets, ksks_arrays, ksks_channel, laddu, ld
 
 N_EVENTS = 2000
 
@@ -47,23 +47,6 @@ def sample(request):
     return request.param, p4s, scalars, theirs, ours
 
 
-def channel(lib):
-    """laddu's benchmark topology: target and kk inferred, the rest measured."""
-    edges = [
-        lib.Edge("beam", p4="beam"),
-        lib.Edge("target"),
-        lib.Edge("kk"),
-        lib.Edge("proton", p4="proton"),
-        lib.Edge("kshort1", p4="kshort1"),
-        lib.Edge("kshort2", p4="kshort2"),
-    ]
-    vertices = [
-        lib.Vertex("production", incoming=["beam", "target"], outgoing=["kk", "proton"]),
-        lib.Vertex("kk_decay", incoming=["kk"], outgoing=["kshort1", "kshort2"]),
-    ]
-    return lib.Channel("gamma p -> Ks Ks p", edges=edges, vertices=vertices)
-
-
 def evaluate_both(theirs, ours, build):
     """build(lib) -> Expr, evaluated per event as real numbers by each library."""
     return (
@@ -91,8 +74,8 @@ def numpy_mass2(p):
 @pytest.mark.parametrize("edge", ["kk", "proton", "kshort1", "kshort2", "target"])
 def test_channel_mass_and_s(sample, edge):
     _, p4s, _, theirs, ours = sample
-    ours_s, theirs_s = evaluate_both(theirs, ours, lambda lib: channel(lib).s(edge))
-    ours_m, theirs_m = evaluate_both(theirs, ours, lambda lib: channel(lib).mass(edge))
+    ours_s, theirs_s = evaluate_both(theirs, ours, lambda lib: ksks_channel(lib).s(edge))
+    ours_m, theirs_m = evaluate_both(theirs, ours, lambda lib: ksks_channel(lib).mass(edge))
     assert_values_close(ours_s, theirs_s, what=f"s({edge})")
     timelike = theirs_s >= 0.0
     assert_values_close(ours_m[timelike], theirs_m[timelike], what=f"mass({edge})")
@@ -112,7 +95,7 @@ def test_channel_mass_and_s(sample, edge):
 
 
 def test_channel_edge_and_vertex_names():
-    theirs, ours = channel(laddu), channel(ld)
+    theirs, ours = ksks_channel(laddu), ksks_channel(ld)
     # laddu exposes these as properties, laddu-cpp as methods (docs/laddu_parity.md).
     assert ours.edge_names() == theirs.edge_names
     assert ours.vertex_names() == theirs.vertex_names
@@ -125,14 +108,14 @@ def test_channel_edge_and_vertex_names():
 @pytest.mark.parametrize("invariant", ["s", "t", "u"])
 def test_production_mandelstam(sample, invariant):
     _, p4s, _, theirs, ours = sample
-    ours_v, theirs_v = evaluate_both(theirs, ours, lambda lib: getattr(channel(lib).vertex("production"), invariant)())
+    ours_v, theirs_v = evaluate_both(theirs, ours, lambda lib: getattr(ksks_channel(lib).vertex("production"), invariant)())
     assert_values_close(ours_v, theirs_v, what=f"{invariant} of the production vertex")
     # laddu's mandelstam(MandelstamChannel) and laddu-cpp's mandelstam() tuple give the same.
     index = "stu".index(invariant)
     by_channel = np.asarray(
-        theirs.evaluate(channel(laddu).vertex("production").mandelstam(laddu.MandelstamChannel(invariant)), real=True)
+        theirs.evaluate(ksks_channel(laddu).vertex("production").mandelstam(laddu.MandelstamChannel(invariant)), real=True)
     )
-    by_tuple = np.asarray(ours.evaluate(channel(ld).vertex("production").mandelstam()[index], real=True))
+    by_tuple = np.asarray(ours.evaluate(ksks_channel(ld).vertex("production").mandelstam()[index], real=True))
     assert_values_close(by_tuple, by_channel, what=f"mandelstam {invariant}")
     kk = p4s["kshort1"] + p4s["kshort2"]
     expected = {
@@ -148,7 +131,7 @@ def test_production_mandelstam(sample, invariant):
 
 def frame_axes(lib, system):
     """(decay frame, z axis, y hint) for the helicity or Gottfried-Jackson system."""
-    ch = channel(lib)
+    ch = ksks_channel(lib)
     production = ch.vertex("production")
     decay = ch.vertex("kk_decay")
     y_hint = -production.vec3("beam").cross(production.vec3("proton"))
@@ -181,15 +164,15 @@ def test_decay_frame_momenta(sample):
     """Every component of the daughters' and the spectators' momenta in the K_S K_S rest frame."""
     _, _, _, theirs, ours = sample
     for edge in ["kshort1", "kshort2", "proton", "beam"]:
-        ours_vec, theirs_vec = channel(ld).vertex("kk_decay").vec3(edge), channel(laddu).vertex("kk_decay").vec3(edge)
+        ours_vec, theirs_vec = ksks_channel(ld).vertex("kk_decay").vec3(edge), ksks_channel(laddu).vertex("kk_decay").vec3(edge)
         ours_v = [ours.evaluate(c, real=True) for c in (ours_vec.px(), ours_vec.py(), ours_vec.pz())]
         theirs_v = [theirs.evaluate(c, real=True) for c in (theirs_vec.px(), theirs_vec.py(), theirs_vec.pz())]
         np.testing.assert_array_equal(ours_v[0], ours.evaluate(ours_vec.x(), real=True))
         scale = np.max(np.abs(theirs_v))
         assert_values_close(np.array(ours_v), np.array(theirs_v), rtol=1e-10, atol=1e-13 * scale, what=edge)
     # In the K_S K_S rest frame the two kaons are back to back.
-    k1 = channel(ld).vertex("kk_decay").vec3("kshort1")
-    k2 = channel(ld).vertex("kk_decay").vec3("kshort2")
+    k1 = ksks_channel(ld).vertex("kk_decay").vec3("kshort1")
+    k2 = ksks_channel(ld).vertex("kk_decay").vec3("kshort2")
     total = np.array([ours.evaluate(c, real=True) for c in ((k1 + k2).x(), (k1 + k2).y(), (k1 + k2).z())])
     assert np.max(np.abs(total)) < 1e-12
 

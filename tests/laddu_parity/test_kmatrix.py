@@ -12,7 +12,7 @@ the same model written with ld's Channel and ld.kopf_* functions.
 import numpy as np
 import pytest
 
-from conftest import assert_gradients_close, assert_values_close, both_datasets, ksks_arrays, laddu, ld
+from conftest import assert_gradients_close, assert_values_close, both_datasets, ksks_arrays, ksks_channel, ksks_helicity_angles, laddu, ld
 
 QR_DEFAULT = 0.1973
 M_PI0, M_K, M_KS, M_ETA, M_ETAP = 0.1349768, 0.493677, 0.497611, 0.547862, 0.95778
@@ -132,24 +132,8 @@ def ld_kopf(name, s, production):
 
 
 def reaction(lib):
-    edges = [
-        lib.Edge("beam", p4="beam"),
-        lib.Edge("target"),
-        lib.Edge("kk"),
-        lib.Edge("proton", p4="proton"),
-        lib.Edge("kshort1", p4="kshort1"),
-        lib.Edge("kshort2", p4="kshort2"),
-    ]
-    vertices = [
-        lib.Vertex("production", incoming=["beam", "target"], outgoing=["kk", "proton"]),
-        lib.Vertex("kk_decay", incoming=["kk"], outgoing=["kshort1", "kshort2"]),
-    ]
-    channel = lib.Channel("gamma p -> Ks Ks p", edges=edges, vertices=vertices)
-    production, decay = channel.vertex("production"), channel.vertex("kk_decay")
-    y_hint = -production.vec3("beam").cross(production.vec3("proton"))
-    z_axis = -decay.vec3("proton")
-    costheta = decay.costheta("kshort1", z_axis=z_axis, y_hint=y_hint)
-    phi = decay.phi("kshort1", z_axis=z_axis, y_hint=y_hint)
+    channel = ksks_channel(lib)
+    costheta, phi = ksks_helicity_angles(channel)
     angle = lib.scalar("pol_angle")
     polarization = lib.Vec3(angle.cos(), angle.sin(), 0.0)
     beam, recoil = lib.Vec4.event("beam").vec3(), lib.Vec4.event("proton").vec3()

@@ -12,6 +12,8 @@ from conftest import (
     both_datasets,
     by_name,
     ksks_arrays,
+    ksks_channel,
+    ksks_helicity_angles,
     laddu,
     ld,
     reorder,
@@ -21,24 +23,8 @@ M_KS = 0.497611
 
 
 def helicity_angles(lib):
-    edges = [
-        lib.Edge("beam", p4="beam"),
-        lib.Edge("target"),
-        lib.Edge("kk"),
-        lib.Edge("proton", p4="proton"),
-        lib.Edge("kshort1", p4="kshort1"),
-        lib.Edge("kshort2", p4="kshort2"),
-    ]
-    vertices = [
-        lib.Vertex("production", incoming=["beam", "target"], outgoing=["kk", "proton"]),
-        lib.Vertex("kk_decay", incoming=["kk"], outgoing=["kshort1", "kshort2"]),
-    ]
-    channel = lib.Channel("ksks", edges=edges, vertices=vertices)
-    production, decay = channel.vertex("production"), channel.vertex("kk_decay")
-    y_hint = -production.vec3("beam").cross(production.vec3("proton"))
-    z_axis = -decay.vec3("proton")
-    costheta = decay.costheta("kshort1", z_axis=z_axis, y_hint=y_hint)
-    phi = decay.phi("kshort1", z_axis=z_axis, y_hint=y_hint)
+    channel = ksks_channel(lib)
+    costheta, phi = ksks_helicity_angles(channel)
     return channel.s("kk"), costheta, phi
 
 
