@@ -1,19 +1,16 @@
 // write_parquet_columns: PLAIN data pages (v1) of REQUIRED columns, one or more row groups.
-#include <atomic>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <set>
 
 #include <fmt/format.h>
 
+#include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/data/parquet.hpp>
 
 #include "compression.hpp"
 #include "metadata.hpp"
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace laddu::data {
 
@@ -120,75 +117,6 @@ void append_levels(std::vector<std::uint8_t>& out, std::span<const std::uint8_t>
     out.insert(out.end(), run.begin(), run.end());
 }
 
-/// A temporary file beside the target, renamed over it by commit(); removed if never committed.
-class AtomicFile {
-public:
-    explicit AtomicFile(std::string path) : path_(std::move(path)) {
-        static std::atomic<unsigned> counter{0};
-        temp_ = fmt::format("{}.tmp-{}-{}", path_, static_cast<long>(::getpid()), counter++);
-        fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd_ < 0) {
-            throw DataError(fmt::format("cannot create '{}' to write Parquet file '{}': {}", temp_,
-                                        path_, std::strerror(errno)));
-        }
-    }
-
-    AtomicFile(const AtomicFile&) = delete;
-    AtomicFile& operator=(const AtomicFile&) = delete;
-    AtomicFile(AtomicFile&&) = delete;
-    AtomicFile& operator=(AtomicFile&&) = delete;
-
-    ~AtomicFile() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-        if (!committed_) {
-            ::unlink(temp_.c_str());
-        }
-    }
-
-    /// Appends `bytes` and clears them.
-    void write(std::vector<std::uint8_t>& bytes) {
-        std::size_t done = 0;
-        while (done < bytes.size()) {
-            const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n <= 0) {
-                throw DataError(
-                    fmt::format("cannot write Parquet file '{}': {}", path_, std::strerror(errno)));
-            }
-            done += static_cast<std::size_t>(n);
-        }
-        offset_ += bytes.size();
-        bytes.clear();
-    }
-
-    [[nodiscard]] std::uint64_t offset() const noexcept { return offset_; }
-
-    void commit() {
-        const int fd = fd_;
-        fd_ = -1;
-        if (::fsync(fd) != 0 || ::close(fd) != 0) {
-            throw DataError(
-                fmt::format("cannot write Parquet file '{}': {}", path_, std::strerror(errno)));
-        }
-        if (::rename(temp_.c_str(), path_.c_str()) != 0) {
-            throw DataError(
-                fmt::format("cannot move '{}' to '{}': {}", temp_, path_, std::strerror(errno)));
-        }
-        committed_ = true;
-    }
-
-private:
-    std::string path_;
-    std::string temp_;
-    int fd_ = -1;
-    std::uint64_t offset_ = 0;
-    bool committed_ = false;
-};
-
 // The format's rule for zero bounds (PARQUET-1222): a zero min is written -0.0 and a zero max
 // +0.0, whichever zeros the data holds, so readers may filter with either sign.
 void sign_zero_bounds(double& lo, double& hi) {
@@ -236,6 +164,7 @@ void write_parquet_columns(const std::string& path, std::span<const ParquetWrite
     AtomicFile file(path);
     std::vector<std::uint8_t> out = {'P', 'A', 'R', '1'};
     file.write(out);
+    out.clear();
     parquet::FileMetaData meta;
     meta.version = 1;
     meta.num_rows = static_cast<std::int64_t>(rows);
@@ -296,6 +225,7 @@ void write_parquet_columns(const std::string& path, std::span<const ParquetWrite
                 const std::size_t header_size = out.size();
                 out.insert(out.end(), body.begin(), body.end());
                 file.write(out);
+                out.clear();
                 cm.total_uncompressed_size += static_cast<std::int64_t>(header_size + plain.size());
                 cm.total_compressed_size += static_cast<std::int64_t>(header_size + body.size());
             }
@@ -341,6 +271,7 @@ void write_parquet_columns(const std::string& path, std::span<const ParquetWrite
     append(out, static_cast<std::uint32_t>(out.size()));
     out.insert(out.end(), {'P', 'A', 'R', '1'});
     file.write(out);
+    out.clear();
     file.commit();
 }
 
