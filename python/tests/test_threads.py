@@ -46,8 +46,10 @@ def kmatrix_nll(n=20000):
 def test_the_probe_tells_a_held_gil_from_a_released_one():
     # Control: accurate_sum keeps the GIL (it reads a Python list), so the other thread
     # barely runs; a released GIL lets it run hundreds of times in the same time.
+    # The other thread may also run while this one waits for a core (a loaded machine), which
+    # only adds ticks: the least of three runs is the probe's reading.
     values = list(np.random.default_rng(0).uniform(size=2_000_000))
-    _, during = progress_while(lambda: ld.accurate_sum(values))
+    during = min(progress_while(lambda: ld.accurate_sum(values))[1] for _ in range(3))
     assert during < 10
 
 

@@ -77,6 +77,17 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
     state->data = std::make_unique<const runtime::PreparedModel>(
         runtime::PreparedModel::prepare(compiled, data, execution));
     state->data_weights = state->data->sum_weights();
+    // NLL = W ln(integral) - sum w ln(I) needs W > 0: with no events or weights summing to zero
+    // or less it is 0 or unbounded below, and a fit would report a meaningless minimum. (An
+    // extended likelihood with no events is well defined: its minimum has no yield.)
+    if (kind == Kind::kNll && !(state->data_weights > 0.0)) {
+        throw DataError(fmt::format(
+            "{}: the data {} (total weight {}); an NLL needs events with a positive total "
+            "weight: check the data file, its weight column and any selection",
+            state->name,
+            state->data->events() == 0 ? "has no events" : "weights do not sum to a positive value",
+            state->data_weights));
+    }
     if (strategy == NormalizationStrategy::kAuto) {
         if (std::optional<FastNormalization> fast =
                 FastNormalization::build(compiled, accepted, execution)) {

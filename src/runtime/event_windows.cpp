@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -144,8 +145,27 @@ std::size_t EventWindows::global_event(std::size_t local) const noexcept {
                                  : local;
 }
 
+// A NaN or infinite weight makes every sum over the events NaN: a likelihood would be NaN, or a
+// fit would "converge" on nonsense. Every pass takes its weights from here, so the first bad
+// event of a window is named whichever pass meets it.
+void EventWindows::check_weights(const EventWindow& window) const {
+    const auto bad = std::find_if(window.weights.begin(), window.weights.end(),
+                                  [](double w) { return !std::isfinite(w); });
+    if (bad != window.weights.end()) {
+        const std::size_t local = window.first_chunk * kReductionChunk +
+                                  static_cast<std::size_t>(bad - window.weights.begin());
+        throw DataError(fmt::format("event {} has weight {}: weights must be finite; fix or "
+                                    "remove the event (e.g. select on the weight column)",
+                                    global_event(local), *bad));
+    }
+}
+
 void EventWindows::for_each(std::size_t window_events,
-                            const std::function<void(const EventWindow&)>& fn) const {
+                            const std::function<void(const EventWindow&)>& visit) const {
+    const auto fn = [&](const EventWindow& window) {
+        check_weights(window);
+        visit(window);
+    };
     window_events = round_to_chunks(window_events);
     if (resident_) {
         const data::EventBatch& batch = resident_->batch();
@@ -166,7 +186,11 @@ void EventWindows::for_each(std::size_t window_events,
 }
 
 void EventWindows::read_chunk(std::size_t local_chunk,
-                              const std::function<void(const EventWindow&)>& fn) const {
+                              const std::function<void(const EventWindow&)>& visit) const {
+    const auto fn = [&](const EventWindow& window) {
+        check_weights(window);
+        visit(window);
+    };
     LADDU_ASSERT(local_chunk < owned_.size()) << "local chunk " << local_chunk << " not owned";
     if (resident_) {
         const data::EventBatch& batch = resident_->batch();

@@ -66,16 +66,21 @@ public:
 
     /// Calls fn for consecutive windows of `window_events` local events (the last may be
     /// shorter), in order; `window_events` is rounded up to a positive multiple of
-    /// kReductionChunk. A source is read once (batches of at most `window_events`).
+    /// kReductionChunk. A source is read once (batches of at most `window_events`). A window
+    /// holding a NaN or infinite weight is a DataError naming the event (global index).
     void for_each(std::size_t window_events,
-                  const std::function<void(const EventWindow&)>& fn) const;
+                  const std::function<void(const EventWindow&)>& visit) const;
 
-    /// Calls fn once with the window holding only local chunk `local_chunk`.
+    /// Calls `visit` once with the window holding only local chunk `local_chunk` (weights
+    /// checked as for_each checks them).
     void read_chunk(std::size_t local_chunk,
-                    const std::function<void(const EventWindow&)>& fn) const;
+                    const std::function<void(const EventWindow&)>& visit) const;
 
 private:
     EventWindows() = default;
+
+    // DataError naming the first event of `window` whose weight is not finite.
+    void check_weights(const EventWindow& window) const;
 
     void stream(std::vector<data::EventRange> ranges, std::size_t first_chunk,
                 std::size_t window_events, const std::function<void(const EventWindow&)>& fn) const;
