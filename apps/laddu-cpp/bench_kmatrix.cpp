@@ -197,9 +197,10 @@ void on_every_rank(const runtime::Collective* collective, Fn fn) {
     fn();
 }
 
-// Runs the benchmark; `root` is set false on MPI ranks other than 0 (which print nothing).
-int run_benchmark(const Options& options, bool& root) {
+// Runs the benchmark; only rank 0 of an MPI run prints.
+int run_benchmark(const Options& options) {
     runtime::Execution execution = options.execution;
+    bool root = true;
 #if LADDU_HAVE_DISTRIBUTED
     if (options.mpi) {
         execution.collective =
@@ -267,8 +268,7 @@ int bench_kmatrix(std::span<const std::string_view> args) {
         }
         // An error on any rank is reported by that rank, which then ends every rank
         // (run_command): a rank that returned quietly would leave the others waiting.
-        bool root = true;
-        return run_benchmark(parse(args), root);
+        return run_benchmark(parse(args));
     });
 }
 

@@ -95,6 +95,7 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
     auto state = std::make_shared<State>();
     const Collective* collective = execution.collective.get();
     std::vector<double> weight_partials;
+    const std::uint64_t program_hash = ir::hash(model.evaluate);
     collectively(
         collective,
         [&] {
@@ -102,7 +103,7 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             state->parameter_names = model.parameters.free_names();
             state->precompute = model.precompute;
             state->evaluate = model.evaluate;
-            state->program_hash = ir::hash(model.evaluate);
+            state->program_hash = program_hash;
             state->has_precompute = model.has_precompute();
             const std::vector<std::string> inputs =
                 state->has_precompute ? input_names(model.precompute) : std::vector<std::string>{};
@@ -151,7 +152,7 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             state->gradient =
                 detail::select_kernel(gradient, execution.precision, execution.jit, all_events);
         },
-        reduction_fingerprint(ir::hash(model.evaluate), execution, ReductionTransform::kReal, {}));
+        reduction_fingerprint(program_hash, execution, ReductionTransform::kReal, {}));
     state->sum_weights = merge_partials(state->gathered(weight_partials, 1));
     return PreparedModel(std::move(state));
 }
