@@ -68,15 +68,7 @@ if(NOT rc EQUAL 2)
 endif()
 
 # Inputs for the runs below: a little data and flat MC.
-function(run)
-    execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-        ERROR_VARIABLE err)
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "${ARGN}: exit ${rc}: ${err}\n${out}")
-    endif()
-    set(out "${out}" PARENT_SCOPE)
-    set(err "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_run.cmake)
 
 # 4. Progress into a pipe: no carriage return, one plain line per stage.
 run(generate --model ${model} --events 500 --seed 2 --threads 2 --output ${WORK_DIR}/data.parquet)

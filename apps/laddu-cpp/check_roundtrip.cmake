@@ -6,15 +6,7 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(model ${MODELS}/breit_wigner_zlm.toml)
-function(run)
-    execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-        ERROR_VARIABLE err)
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "${ARGN}: exit ${rc}: ${err}\n${out}")
-    endif()
-    set(out "${out}" PARENT_SCOPE)
-    set(err "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_run.cmake)
 run(generate --model ${model} --events 3000 --seed 2 --threads 2
     --output ${WORK_DIR}/data.parquet)
 run(generate --model ${model} --phase-space --events 100000 --seed 3
