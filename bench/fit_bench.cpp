@@ -1,5 +1,6 @@
-// Full-fit wall time of the K-matrix closure toy (fit/kmatrix_toy.hpp): generation, likelihood
-// preparation, and an extended-NLL fit (with the Hessian) per minimiser, printed as JSON.
+// Full-fit wall time of the K-matrix closure toy (tests/support/kmatrix_toy.hpp): generation,
+// likelihood preparation, and an extended-NLL fit (with the Hessian) per minimiser, printed as
+// JSON.
 //
 // usage: bench_fit [--events N] [--mc N] [--seed S] [--threads T] [--repeat R]
 // Each fit runs R times (default 3) from the same perturbed start; the JSON has the median
@@ -15,9 +16,10 @@
 #include <fmt/format.h>
 
 #include <laddu/fit/fit.hpp>
-#include <laddu/fit/kmatrix_toy.hpp>
 #include <laddu/likelihood/likelihood.hpp>
 #include <laddu/likelihood/nll.hpp>
+
+#include "support/kmatrix_toy.hpp"
 
 namespace {
 
@@ -54,7 +56,7 @@ int main(int argc, char** argv) {
         laddu::runtime::Execution execution;
         execution.threads = threads;
         auto t = std::chrono::steady_clock::now();
-        const laddu::fit::KMatrixToy toy = laddu::fit::make_kmatrix_toy(
+        const laddu::testing::KMatrixToy toy = laddu::testing::make_kmatrix_toy(
             {.events = events, .mc = mc, .seed = seed, .execution = execution});
         const double generate_seconds = since(t);
         t = std::chrono::steady_clock::now();
@@ -63,7 +65,7 @@ int main(int argc, char** argv) {
         laddu::likelihood::Likelihood total;
         total.add(nll);
         const double prepare_seconds = since(t);
-        const std::vector<double> start = laddu::fit::kmatrix_toy_start(toy, seed);
+        const std::vector<double> start = laddu::testing::kmatrix_toy_start(toy, seed);
         // One value-and-gradient evaluation, timed alone.
         t = std::chrono::steady_clock::now();
         constexpr int kEvaluations = 20;

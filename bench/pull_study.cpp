@@ -1,6 +1,6 @@
-// Pull study of the K-matrix closure toy (fit/kmatrix_toy.hpp): N toys with different seeds,
-// each fitted with the extended NLL from a perturbed start; prints, per parameter, the mean and
-// width of the pulls (fitted − true) / σ with their uncertainties, and the convergence count.
+// Pull study of the K-matrix closure toy (tests/support/kmatrix_toy.hpp): N toys with different
+// seeds, each fitted with the extended NLL from a perturbed start; prints, per parameter, the mean
+// and width of the pulls (fitted − true) / σ with their uncertainties, and the convergence count.
 // For an unbiased fit with correct uncertainties the means are 0 and the widths 1.
 //
 // usage: pull_study [--toys N] [--events N] [--mc N] [--seed S] [--threads T]
@@ -25,10 +25,11 @@
 #include <fmt/format.h>
 
 #include <laddu/fit/fit.hpp>
-#include <laddu/fit/kmatrix_toy.hpp>
 #include <laddu/fit/profile.hpp>
 #include <laddu/likelihood/likelihood.hpp>
 #include <laddu/likelihood/nll.hpp>
+
+#include "support/kmatrix_toy.hpp"
 
 namespace {
 
@@ -202,7 +203,7 @@ int main(int argc, char** argv) {
         double profile_seconds = 0.0;
         for (std::size_t t = 0; t < options.toys; ++t) {
             const std::uint64_t seed = options.seed + t;
-            const laddu::fit::KMatrixToy toy = laddu::fit::make_kmatrix_toy(
+            const laddu::testing::KMatrixToy toy = laddu::testing::make_kmatrix_toy(
                 {.events = options.events, .mc = options.mc, .seed = seed, .execution = execution});
             laddu::likelihood::Likelihood total;
             total.add(std::make_shared<laddu::likelihood::ExtendedNLL>(toy.model, toy.data,
@@ -210,7 +211,7 @@ int main(int argc, char** argv) {
             laddu::fit::FitOptions fit_options;
             fit_options.minimizer.method = options.method;
             const std::vector<double> start =
-                options.from_truth ? toy.truth : laddu::fit::kmatrix_toy_start(toy, seed);
+                options.from_truth ? toy.truth : laddu::testing::kmatrix_toy_start(toy, seed);
             const laddu::fit::RestartResult fits = laddu::fit::fit_restarts(
                 total, start, {.starts = options.starts, .seed = seed, .spread = 0.3}, fit_options);
             laddu::fit::FitResult result = fits.best_fit();
@@ -227,7 +228,7 @@ int main(int argc, char** argv) {
             }
             // The sign conventions flip parameters; an interval's sides swap with its sign.
             const laddu::fit::FitResult unflipped = result;
-            laddu::fit::apply_kmatrix_toy_conventions(result);
+            laddu::testing::apply_kmatrix_toy_conventions(result);
             evaluations += fit_evaluations;
             if (names.empty()) {
                 names = result.names;

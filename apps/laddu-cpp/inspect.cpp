@@ -137,7 +137,8 @@ std::vector<std::complex<double>> evaluate(const expr::Expr& e, const data::Data
     const compile::CompiledModel compiled = compile::compile_model(model);
     const runtime::PreparedModel prepared =
         runtime::PreparedModel::prepare(compiled, rows, single_thread());
-    return prepared.evaluate(std::vector<double>{});
+    // The table shows a NaN as it is: finding where one starts is what inspect is for.
+    return prepared.evaluate(std::vector<double>{}, runtime::NonFiniteValues::kKeep);
 }
 
 // The scalar a cache column holds, as an expression (nullopt for SolveRow inverse rows).
@@ -208,7 +209,8 @@ int inspect(std::span<const std::string_view> args) {
             }
             const runtime::PreparedModel prepared =
                 runtime::PreparedModel::prepare(compiled, rows, single_thread());
-            table.emplace_back("intensity", prepared.evaluate(point.free_values));
+            table.emplace_back(
+                "intensity", prepared.evaluate(point.free_values, runtime::NonFiniteValues::kKeep));
             complex_rows.push_back(false);
         }
 

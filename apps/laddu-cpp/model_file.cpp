@@ -67,6 +67,28 @@ std::string type_name(const toml::node& node) {
     }
 }
 
+// `message` with control characters written as escapes (\n, \t, \x01), so an error stays one
+// line whatever the names it quotes hold: TOML keys and strings may contain any of them.
+std::string one_line(std::string_view message) {
+    std::string out;
+    out.reserve(message.size());
+    for (const char c : message) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (u < 0x20 || u == 0x7f) {
+            out += fmt::format("\\x{:02x}", u);
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::string join(const std::vector<std::string>& names) {
     return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
 }
@@ -116,8 +138,9 @@ private:
                            const std::string& what) const {
         const toml::source_position p =
             node != nullptr ? node->source().begin : toml::source_position{0, 0};
-        throw ModelError(fmt::format("{}:{}:{}: {}: {}", source_, p.line, p.column,
-                                     key.empty() ? std::string("(top level)") : key, what));
+        throw ModelError(
+            one_line(fmt::format("{}:{}:{}: {}: {}", source_, p.line, p.column,
+                                 key.empty() ? std::string("(top level)") : key, what)));
     }
 
     static std::string dotted(const std::string& path, std::string_view key) {
@@ -267,6 +290,21 @@ private:
         check_keys(pol, "reaction.polarization", {"magnitude", "angle"});
         r.pol_magnitude = string_or(pol, "magnitude", "reaction.polarization", r.pol_magnitude);
         r.pol_angle = string_or(pol, "angle", "reaction.polarization", r.pol_angle);
+        // Column names: an empty one would reach Vec4::event, whose error has no position.
+        const auto check_column = [this](const toml::table& table, const char* key,
+                                         const std::string& path, const std::string& name) {
+            if (name.empty()) {
+                const toml::node* node = table.get(key);
+                fail(node != nullptr ? node : &table, dotted(path, key),
+                     "expected a column name, got an empty string");
+            }
+        };
+        check_column(t, "beam", "reaction", r.beam);
+        check_column(t, "recoil", "reaction", r.recoil);
+        check_column(t, "daughters", "reaction", r.daughters[0]);
+        check_column(t, "daughters", "reaction", r.daughters[1]);
+        check_column(pol, "magnitude", "reaction.polarization", r.pol_magnitude);
+        check_column(pol, "angle", "reaction.polarization", r.pol_angle);
         particles_ = {{r.beam, Vec4::event(r.beam)},
                       {r.recoil, Vec4::event(r.recoil)},
                       {r.daughters[0], Vec4::event(r.daughters[0])},
@@ -575,7 +613,7 @@ private:
         } catch (const ModelError& e) {
             // Library builders' own checks (|m| > l, l > 8, kind mismatches) with the position.
             const std::string what = e.what();
-            if (what.starts_with(source_ + ":")) {
+            if (what.starts_with(one_line(source_) + ":")) {
                 throw;
             }
             fail(&t, path, what);
@@ -739,16 +777,85 @@ private:
     std::vector<NamedAmplitude> named_;
 };
 
+// toml++ 3.3 parses a dotted key ([a.b.c], a.b.c = 1) recursively, one stack frame per part,
+// so a key of 10^5 parts overflows the stack (fuzz_model_reader found it); it limits nested
+// arrays and inline tables (TOML_MAX_NESTED_VALUES) but not these. A key of more than
+// kMaxKeyParts parts is refused before toml++ sees it. The scan follows TOML's lexical
+// structure just enough to count the dots of keys only: strings and comments are skipped, and a
+// key runs from a line start (outside arrays and inline tables), a table header's '[', or an
+// inline table's '{' or ',', to its '=' (or the header's ']').
+constexpr int kMaxKeyParts = 256;
+
+void check_key_depth(std::string_view text, const std::string& source) {
+    std::vector<char> open;  // the arrays ('[') and inline tables ('{') the scan is inside
+    bool in_key = true;
+    int dots = 0;
+    std::size_t line = 1;
+    std::size_t line_start = 0;
+    const auto key_starts = [&] {
+        in_key = true;
+        dots = 0;
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\n') {
+            ++line;
+            line_start = i + 1;
+            if (open.empty()) {
+                key_starts();
+            }
+        } else if (c == '#') {
+            while (i + 1 < text.size() && text[i + 1] != '\n') {
+                ++i;
+            }
+        } else if (c == '"' || c == '\'') {
+            // A string; """ and ''' may span lines. Basic strings have backslash escapes.
+            const bool multi = text.substr(i, 3) == std::string(3, c);
+            const std::string_view close = multi ? text.substr(i, 3) : text.substr(i, 1);
+            i += close.size();
+            while (i < text.size() && text.substr(i, close.size()) != close) {
+                if (text[i] == '\\' && c == '"') {
+                    ++i;
+                } else if (text[i] == '\n') {
+                    ++line;
+                    line_start = i + 1;
+                }
+                ++i;
+            }
+            i += close.size() - 1;
+        } else if (in_key && c == '.') {
+            if (++dots >= kMaxKeyParts) {
+                throw ModelError(fmt::format("{}:{}:{}: invalid TOML: a key of more than {} "
+                                             "dotted parts",
+                                             one_line(source), line, i - line_start + 1,
+                                             kMaxKeyParts));
+            }
+        } else if (in_key && (c == '=' || c == ']')) {
+            in_key = false;
+        } else if (!in_key && (c == '[' || c == '{')) {
+            open.push_back(c);
+            if (c == '{') {
+                key_starts();
+            }
+        } else if (!in_key && (c == ']' || c == '}') && !open.empty()) {
+            open.pop_back();
+        } else if (!in_key && c == ',' && !open.empty() && open.back() == '{') {
+            key_starts();
+        }
+    }
+}
+
 }  // namespace
 
 ModelFile parse_model_file(std::string_view text, const std::string& source) {
+    check_key_depth(text, source);
     toml::table root;
     try {
         root = toml::parse(text, source);
     } catch (const toml::parse_error& e) {
         const toml::source_position p = e.source().begin;
-        throw ModelError(
-            fmt::format("{}:{}:{}: invalid TOML: {}", source, p.line, p.column, e.description()));
+        throw ModelError(one_line(
+            fmt::format("{}:{}:{}: invalid TOML: {}", source, p.line, p.column, e.description())));
     }
     return Reader(root, source).read();
 }

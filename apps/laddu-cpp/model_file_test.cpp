@@ -267,6 +267,14 @@ TEST(ModelFileErrors, EachErrorIsOneLineWithKeyAndPosition) {
          "of = [",
          "shape = \"wide\", of = [",
          {"t.toml:7:", "amplitudes.bw.shape", "unknown shape 'wide'"}},
+        {"control characters in a key stay escaped (fuzz_model_reader)",
+         "w = 0.1",
+         "w = 0.1\n\"a\\nb\\u0001\" = 3",
+         {"t.toml:6:", "parameters.\"a\\nb\\x01\"", "not used"}},
+        {"an empty column name has a position (fuzz_model_reader)",
+         "[model]",
+         "[reaction]\nbeam = \"\"\n[model]",
+         {"t.toml:2:", "reaction.beam", "empty"}},
         {"library check with position",
          "i = { type = \"norm_sqr\", amplitude = \"bw\" }",
          "z = { type = \"ylm\", l = 1, m = 2 }\ni = { type = \"norm_sqr\", amplitude = \"bw\" }",
@@ -279,6 +287,30 @@ TEST(ModelFileErrors, EachErrorIsOneLineWithKeyAndPosition) {
                 << c.what << ": '" << fragment << "' not in: " << message;
         }
     }
+}
+
+// toml++ parses dotted keys recursively: a header of 10^5 parts overflowed the stack
+// (fuzz_model_reader). Such keys are refused first; dots in strings, numbers and comments and
+// keys of a few parts are untouched.
+TEST(ModelFileErrors, AKeyOfTooManyDottedPartsIsAnErrorNotAStackOverflow) {
+    std::string parts = "amplitudes";
+    for (int k = 0; k < 100'000; ++k) {
+        parts += ".s";
+    }
+    const std::string message = error_of(replaced("[amplitudes]", "[" + parts + "]"));
+    EXPECT_NE(message.find("t.toml:6:"), std::string::npos) << message;
+    EXPECT_NE(message.find("more than 256 dotted parts"), std::string::npos) << message;
+    EXPECT_NE(
+        error_of(replaced("w = 0.1", "w" + std::string(300, '.') + "x = 0.1")).find("dotted parts"),
+        std::string::npos);
+
+    const std::string dots(2000, '.');
+    EXPECT_EQ(error_of(replaced("intensity = \"i\"", "intensity = \"i\" # " + dots +
+                                                         "\ndescription = \"\"\"" + dots + "\n" +
+                                                         dots + "\"\"\"\nname = '" + dots + "'")),
+              "");
+    EXPECT_EQ(error_of(replaced("[model]", "[model.\"" + dots + "\"]\n[model]")).find("dotted"),
+              std::string::npos);
 }
 
 TEST(ModelFileErrors, MissingFile) {

@@ -12,6 +12,7 @@ as laddu does. Everything else runs in the compiled core.
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
@@ -133,8 +134,14 @@ class BootstrapFits:
 def bootstrap_fit(self, samples, initial=None, *, seed=0, **fit_options):
     """laddu's bootstrap_fit: replica k refits every NLL term on data.bootstrap(seed + k) (the
     accepted MC and any penalty terms unchanged) from `initial`."""
+    # Counts and seeds as the compiled ld.bootstrap_fit takes them (size_t, uint64): an int, not a
+    # float or an Expr, and not 2**64 (whose list of seeds alone would never be built).
+    samples, seed = operator.index(samples), operator.index(seed)
     if samples <= 0:
         raise _core.FitError(f"bootstrap_fit needs at least one sample, got {samples}")
+    if samples >= 2**64 or not 0 <= seed < 2**64 or seed + samples > 2**64:
+        raise OverflowError(f"bootstrap_fit needs samples and seed + samples within 2**64, got "
+                            f"samples={samples}, seed={seed}")
     for term in self.terms:
         if isinstance(term, _core.UnbinnedNLL) and not hasattr(term, "data"):
             raise _core.FitError(f"term '{term.name}' was not built with ld.NLL or ld.ExtendedNLL")

@@ -1,6 +1,7 @@
 // laddu exceptions become Python classes of the same names, all subclasses of laddu_cpp.Error
 // (itself a RuntimeError), so `except ld.DataError` works exactly as in C++.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <pybind11/pybind11.h>
@@ -14,6 +15,22 @@
 namespace py = pybind11;
 
 namespace laddu::python {
+
+namespace {
+
+// Messages can quote bytes from files and paths that are not UTF-8; PyErr_SetString would fail
+// to decode them and leave an empty message, so undecodable bytes become \xNN escapes instead.
+void set_error(const py::object& type, const std::exception& e) {
+    const std::string_view what = e.what();
+    py::object message = py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(
+        what.data(), static_cast<py::ssize_t>(what.size()), "backslashreplace"));
+    if (!message) {
+        throw py::error_already_set();
+    }
+    PyErr_SetObject(type.ptr(), message.ptr());
+}
+
+}  // namespace
 
 void bind_base(py::module_& module) {
     // Leaked on purpose: exception classes must outlive every module reference (pybind11 docs).
@@ -36,21 +53,21 @@ void bind_base(py::module_& module) {
                 std::rethrow_exception(thrown);
             }
         } catch (const ModelError& e) {
-            py::set_error(*model_error, e.what());
+            set_error(*model_error, e);
         } catch (const CompileError& e) {
-            py::set_error(*compile_error, e.what());
+            set_error(*compile_error, e);
         } catch (const DataError& e) {
-            py::set_error(*data_error, e.what());
+            set_error(*data_error, e);
         } catch (const EvaluationError& e) {
-            py::set_error(*evaluation_error, e.what());
+            set_error(*evaluation_error, e);
         } catch (const BackendError& e) {
-            py::set_error(*backend_error, e.what());
+            set_error(*backend_error, e);
         } catch (const FitError& e) {
-            py::set_error(*fit_error, e.what());
+            set_error(*fit_error, e);
         } catch (const InternalError& e) {
-            py::set_error(*internal_error, e.what());
+            set_error(*internal_error, e);
         } catch (const Error& e) {
-            py::set_error(*error, e.what());
+            set_error(*error, e);
         }
     });
 

@@ -16,6 +16,7 @@
 #include <laddu/data/parquet.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 
 namespace py = pybind11;
 
@@ -44,7 +45,7 @@ data::Dataset from_arrays(const py::dict& p4s, const py::dict& scalars, const py
     std::vector<data::P4ArrayInput> p4_inputs;
     std::vector<data::ScalarInput> scalar_inputs;
     for (const auto& [key, value] : p4s) {
-        const auto name = key.cast<std::string>();
+        const auto name = cast_arg<std::string>(key, "a p4s key", "a column name (str)");
         DoubleArray array = as_float64(value, "p4s['" + name + "']");
         if (array.ndim() != 2 || array.shape(1) != 4) {
             std::string shape;
@@ -60,7 +61,7 @@ data::Dataset from_arrays(const py::dict& p4s, const py::dict& scalars, const py
         keep.push_back(std::move(array));
     }
     for (const auto& [key, value] : scalars) {
-        const auto name = key.cast<std::string>();
+        const auto name = cast_arg<std::string>(key, "a scalars key", "a column name (str)");
         DoubleArray array = as_float64(value, "scalars['" + name + "']");
         if (array.ndim() != 1) {
             throw py::value_error("scalars['" + name + "'] must be one-dimensional (N,), got " +
@@ -104,7 +105,7 @@ data::Dataset from_batches(const py::object& factory, std::size_t chunk_size) {
         }
         const auto columns = batch.cast<py::dict>();
         for (const auto& [key, value] : columns) {
-            const auto name = key.cast<std::string>();
+            const auto name = cast_arg<std::string>(key, "a batch key", "a str");
             if (name != "p4s" && name != "scalars" && name != "weights") {
                 throw py::value_error(fmt::format("batch {} has the unknown key '{}'; the keys "
                                                   "are 'p4s', 'scalars' and 'weights'",
@@ -116,9 +117,11 @@ data::Dataset from_batches(const py::object& factory, std::size_t chunk_size) {
         };
         const py::object p4s = entry("p4s");
         const py::object scalars = entry("scalars");
-        parts.push_back(from_arrays(p4s.is_none() ? py::dict() : p4s.cast<py::dict>(),
-                                    scalars.is_none() ? py::dict() : scalars.cast<py::dict>(),
-                                    entry("weights")));
+        parts.push_back(from_arrays(
+            p4s.is_none() ? py::dict() : cast_arg<py::dict>(p4s, "a batch's 'p4s'", "a dict"),
+            scalars.is_none() ? py::dict()
+                              : cast_arg<py::dict>(scalars, "a batch's 'scalars'", "a dict"),
+            entry("weights")));
         if (parts.size() > 1 && !(parts.back().schema() == parts.front().schema())) {
             throw DataError(fmt::format("batch {} has a different schema from batch 0 (p4s [{}], "
                                         "scalars [{}] instead of [{}], [{}])",
@@ -231,11 +234,15 @@ void bind_data(py::module_& module) {
         });
 
     py::class_<ParquetSink>(module, "ParquetSink", "Where Dataset.write_to writes a Parquet file.")
-        .def(py::init([](const std::string& path, const std::string& precision) {
-                 return ParquetSink{path, precision};
+        .def(py::init([](const py::object& path, const std::string& precision) {
+                 return ParquetSink{fs_path(path), precision};
              }),
              py::arg("path"), py::kw_only(), py::arg("precision") = "f64")
-        .def_readonly("path", &ParquetSink::path)
+        .def_property_readonly("path",
+                               [](const ParquetSink& sink) {
+                                   return py::module_::import("os").attr("fsdecode")(
+                                       py::bytes(sink.path));
+                               })
         .def_readonly("precision", &ParquetSink::precision);
 }
 

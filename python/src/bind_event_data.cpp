@@ -15,6 +15,7 @@
 #include <laddu/data/parquet.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 #include "event_data.hpp"
 
 namespace py = pybind11;
@@ -52,12 +53,12 @@ namespace {
 
 std::vector<std::string> path_list(const py::object& paths) {
     std::vector<std::string> patterns;
-    const py::object fspath = py::module_::import("os").attr("fspath");
-    if (py::isinstance<py::str>(paths) || py::hasattr(paths, "__fspath__")) {
-        patterns.push_back(fspath(paths).cast<std::string>());
+    if (py::isinstance<py::str>(paths) || py::isinstance<py::bytes>(paths) ||
+        py::hasattr(paths, "__fspath__")) {
+        patterns.push_back(fs_path(paths));
     } else {
         for (const py::handle p : paths) {
-            patterns.push_back(fspath(p).cast<std::string>());
+            patterns.push_back(fs_path(p));
         }
     }
     return patterns;
@@ -68,10 +69,11 @@ std::optional<runtime::MemoryPlan> memory_plan(const py::object& memory) {
         return std::nullopt;
     }
     if (py::isinstance<py::str>(memory)) {
-        return runtime::MemoryPlan::parse(memory.cast<std::string>());
+        return runtime::MemoryPlan::parse(cast_arg<std::string>(memory, "memory", "a str"));
     }
     if (py::isinstance<py::int_>(memory) && !py::isinstance<py::bool_>(memory)) {
-        return runtime::MemoryPlan::bytes(memory.cast<std::size_t>());
+        return runtime::MemoryPlan::bytes(
+            cast_arg<std::size_t>(memory, "memory", "a byte count (an int from 0 to 2**64 - 1)"));
     }
     throw py::type_error("memory must be a byte count or a text such as '2 GiB' or "
                          "'70% available'");
@@ -106,6 +108,10 @@ py::object read_parquet(const py::object& paths, const py::object& memory,
 }
 
 }  // namespace
+
+std::string fs_path(const py::handle& path) {
+    return py::module_::import("os").attr("fsencode")(path).cast<std::string>();
+}
 
 void bind_event_data(py::module_& module) {
     py::class_<LazyEvents>(module, "EventData",

@@ -38,7 +38,8 @@ Expr to_expr(const py::handle& value) {
         throw py::type_error("a bool is not an expression; use 1.0 or 0.0");
     }
     if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) {
-        return expr::constant(value.cast<double>());
+        // float(value): an int beyond the float range is Python's own OverflowError.
+        return expr::constant(py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>());
     }
     if (PyComplex_Check(value.ptr()) != 0) {
         return expr::constant(value.cast<std::complex<double>>());
@@ -52,7 +53,12 @@ namespace {
 
 Expr power(const Expr& base, const py::object& exponent) {
     if (py::isinstance<py::int_>(exponent) && !py::isinstance<py::bool_>(exponent)) {
-        const auto n = exponent.cast<long long>();
+        long long n = 0;
+        try {
+            n = exponent.cast<long long>();
+        } catch (const py::cast_error&) {  // beyond long long (was a RuntimeError)
+            throw py::value_error("integer exponent out of the int32 range");
+        }
         if (n < INT32_MIN || n > INT32_MAX) {
             throw py::value_error("integer exponent out of the int32 range");
         }
@@ -68,13 +74,14 @@ std::optional<double> initial_value(const py::object& initial) {
         return std::nullopt;
     }
     if (py::isinstance<py::tuple>(initial) || py::isinstance<py::list>(initial)) {
-        const auto range = initial.cast<std::vector<double>>();
+        const auto range =
+            cast_arg<std::vector<double>>(initial, "initial", "a float or a (low, high) pair");
         if (range.size() != 2) {
             throw py::value_error("initial must be a float or a (low, high) pair");
         }
         return 0.5 * (range[0] + range[1]);
     }
-    return initial.cast<double>();
+    return cast_arg<double>(initial, "initial", "a float or a (low, high) pair");
 }
 
 // laddu's bounds=(low, high), where None on either side means unbounded there.
@@ -82,7 +89,8 @@ std::optional<expr::Bounds> bounds_value(const py::object& bounds) {
     if (bounds.is_none()) {
         return std::nullopt;
     }
-    const auto pair = bounds.cast<std::vector<std::optional<double>>>();
+    const auto pair = cast_arg<std::vector<std::optional<double>>>(
+        bounds, "bounds", "a (low, high) pair of floats or None");
     if (pair.size() != 2) {
         throw py::value_error("bounds must be a (low, high) pair (None for an open side)");
     }

@@ -20,6 +20,7 @@
 #include <laddu/likelihood/likelihood.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 
 namespace py = pybind11;
 
@@ -47,9 +48,11 @@ std::vector<double> start_values(const likelihood::Likelihood& likelihood,
         return likelihood.default_parameters();
     }
     if (py::isinstance<py::dict>(initial)) {
-        return likelihood.values_from(initial.cast<std::map<std::string, double>>());
+        return likelihood.values_from(
+            cast_arg<std::map<std::string, double>>(initial, "initial", "a dict of str to float"));
     }
-    auto values = initial.cast<std::vector<double>>();
+    auto values = cast_arg<std::vector<double>>(initial, "initial",
+                                                "a sequence of floats, a dict by name or None");
     if (values.size() != likelihood.size()) {
         throw py::value_error(
             fmt::format("expected {} initial values ([{}]), got {}", likelihood.size(),
@@ -71,7 +74,7 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
             throw py::type_error("config must be an ld.ganesh config (LBFGSBConfig, "
                                  "NelderMeadConfig or MigradConfig)");
         }
-        method = config.attr("method").cast<std::string>();
+        method = cast_arg<std::string>(config.attr("method"), "config.method", "a str");
     }
     std::vector<py::function> callbacks;
     if (progress) {
@@ -80,7 +83,9 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
     if (!terminators.is_none()) {
         for (const py::handle t : terminators) {
             if (py::hasattr(t, "max_steps")) {
-                max_steps = std::min(max_steps, t.attr("max_steps").cast<std::size_t>());
+                max_steps = std::min(max_steps, cast_arg<std::size_t>(t.attr("max_steps"),
+                                                                      "a terminator's max_steps",
+                                                                      "a non-negative int"));
             } else if (PyCallable_Check(t.ptr()) != 0) {
                 callbacks.push_back(py::reinterpret_borrow<py::function>(t));
             } else {
@@ -108,7 +113,9 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
             for (const py::function& callback : *shared) {
                 const py::object answer =
                     callback(p.iteration, p.value, std::vector<double>(p.x.begin(), p.x.end()));
-                keep_going = keep_going && (answer.is_none() || answer.cast<bool>());
+                keep_going = keep_going && (answer.is_none() ||
+                                            cast_arg<bool>(answer, "a progress callback's answer",
+                                                           "True, False or None"));
             }
             return keep_going;
         };

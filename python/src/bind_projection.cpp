@@ -27,6 +27,7 @@
 #include <laddu/likelihood/nll.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 #include "parameters.hpp"
 
 namespace py = pybind11;
@@ -92,9 +93,9 @@ std::vector<std::string> tag_list(const py::object& tags) {
         return {};
     }
     if (py::isinstance<py::str>(tags)) {
-        return {tags.cast<std::string>()};
+        return {cast_arg<std::string>(tags, "tags", "a str, a sequence of str or None")};
     }
-    return tags.cast<std::vector<std::string>>();
+    return cast_arg<std::vector<std::string>>(tags, "tags", "a str, a sequence of str or None");
 }
 
 // Uniform within finite bounds (laddu's counter-based u(seed, i)), else the default value.

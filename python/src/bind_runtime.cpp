@@ -2,10 +2,12 @@
 // autodiff=, memory=), Model.evaluate(dataset, parameters=, real=) returning a numpy array.
 // Evaluations release the GIL. ld.capabilities() says which backends this build has: the build
 // system passes LADDU_HAVE_JIT and the notes on the JIT and MPI (python/CMakeLists.txt).
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -19,6 +21,7 @@
 #include <laddu/runtime/prepared_model.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 #include "parameters.hpp"
 
 namespace py = pybind11;
@@ -26,6 +29,63 @@ namespace py = pybind11;
 namespace laddu::python {
 
 namespace {
+
+// Model.evaluate keeps its work: one compiled model per Model object and one prepared state per
+// (Dataset object, execution settings). Both sit in weak-keyed dictionaries, so they live
+// exactly as long as the model and the dataset objects (models and datasets are immutable).
+struct CompiledEvaluations {
+    std::shared_ptr<const compile::CompiledModel> compiled;
+    py::object by_dataset;  ///< WeakKeyDictionary: dataset -> {execution key: PreparedEvaluation}
+};
+
+struct PreparedEvaluation {
+    std::shared_ptr<const runtime::PreparedModel> prepared;
+};
+
+// Settings that change what prepare builds; the collective is held by the prepared state, so its
+// address cannot be reused while the entry lives.
+std::string execution_key(const runtime::Execution& e) {
+    return fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(e.device), e.threads,
+                       static_cast<int>(e.precision), static_cast<int>(e.autodiff),
+                       static_cast<int>(e.jit), e.memory.to_string(),
+                       static_cast<const void*>(e.collective.get()));
+}
+
+std::shared_ptr<const runtime::PreparedModel>
+prepared_evaluation(const py::object& cache, const py::object& model_object,
+                    const py::object& dataset_object, const expr::Model& model,
+                    const data::Dataset& dataset, const runtime::Execution& execution) {
+    if (!cache.contains(model_object)) {
+        CompiledEvaluations entry;
+        {
+            const py::gil_scoped_release release;
+            entry.compiled =
+                std::make_shared<const compile::CompiledModel>(compile::compile_model(model));
+        }
+        entry.by_dataset = py::module_::import("weakref").attr("WeakKeyDictionary")();
+        cache[model_object] = py::cast(std::move(entry));
+    }
+    const py::object compiled_object = cache[model_object];
+    const auto& compiled = compiled_object.cast<const CompiledEvaluations&>();
+    if (!compiled.by_dataset.contains(dataset_object)) {
+        compiled.by_dataset[dataset_object] = py::dict();
+    }
+    const py::dict by_execution = compiled.by_dataset[dataset_object];
+    const std::string key = execution_key(execution);
+    if (by_execution.contains(key)) {
+        return by_execution[py::str(key)].cast<const PreparedEvaluation&>().prepared;
+    }
+    PreparedEvaluation entry;
+    {
+        const std::shared_ptr<const compile::CompiledModel> program = compiled.compiled;
+        const py::gil_scoped_release release;
+        entry.prepared = std::make_shared<const runtime::PreparedModel>(
+            runtime::PreparedModel::prepare(*program, dataset, execution));
+    }
+    std::shared_ptr<const runtime::PreparedModel> prepared = entry.prepared;
+    by_execution[py::str(key)] = py::cast(std::move(entry));
+    return prepared;
+}
 
 runtime::Execution make_execution(const std::string& device, std::size_t threads,
                                   const std::string& precision, const std::string& autodiff,
@@ -61,9 +121,11 @@ runtime::Execution make_execution(const std::string& device, std::size_t threads
                               "'");
     }
     if (py::isinstance<py::str>(memory)) {
-        execution.memory = runtime::MemoryPlan::parse(memory.cast<std::string>());
+        execution.memory =
+            runtime::MemoryPlan::parse(cast_arg<std::string>(memory, "memory", "a str"));
     } else if (py::isinstance<py::int_>(memory)) {
-        execution.memory = runtime::MemoryPlan::bytes(memory.cast<std::size_t>());
+        execution.memory = runtime::MemoryPlan::bytes(
+            cast_arg<std::size_t>(memory, "memory", "a byte count (an int from 0 to 2**64 - 1)"));
     } else if (!memory.is_none()) {
         throw py::type_error("memory must be a byte count, a text such as '2 GiB' or "
                              "'70% available', or None");
@@ -133,20 +195,31 @@ void bind_runtime(py::module_& module) {
         });
 
     // Model.evaluate is defined here, next to the runtime it needs.
+    py::class_<CompiledEvaluations>(module, "_CompiledEvaluations",
+                                    "What Model.evaluate compiled for one model (internal).")
+        .def_property_readonly(
+            "datasets", [](const CompiledEvaluations& c) { return py::len(c.by_dataset); },
+            "How many datasets have a prepared state for this model.");
+    py::class_<PreparedEvaluation>(module, "_PreparedEvaluation",
+                                   "What Model.evaluate prepared for one dataset (internal).");
+    module.attr("_evaluation_cache") = py::module_::import("weakref").attr("WeakKeyDictionary")();
     py::class_<expr::Model> model =
         py::reinterpret_borrow<py::class_<expr::Model>>(module.attr("Model"));
     model.def(
         "evaluate",
-        [](const expr::Model& m, const data::Dataset& dataset, const py::object& parameters,
-           bool real, const std::optional<runtime::Execution>& execution) -> py::object {
+        [module](const py::object& self, const py::object& dataset, const py::object& parameters,
+                 bool real, const std::optional<runtime::Execution>& execution) -> py::object {
+            const auto& m = cast_arg<const expr::Model&>(self, "self", "an ld.Model");
+            const auto& events =
+                cast_arg<const data::Dataset&>(dataset, "dataset", "an ld.Dataset");
             const std::vector<double> params = free_parameter_vector(m.parameters(), parameters);
+            const std::shared_ptr<const runtime::PreparedModel> prepared =
+                prepared_evaluation(module.attr("_evaluation_cache"), self, dataset, m, events,
+                                    execution.value_or(runtime::Execution{}));
             std::vector<std::complex<double>> values;
             {
                 const py::gil_scoped_release release;
-                const compile::CompiledModel compiled = compile::compile_model(m);
-                const auto prepared = runtime::PreparedModel::prepare(
-                    compiled, dataset, execution.value_or(runtime::Execution{}));
-                values = prepared.evaluate(params);
+                values = prepared->evaluate(params);
             }
             if (real) {
                 py::array_t<double> out(static_cast<py::ssize_t>(values.size()));
@@ -164,7 +237,8 @@ void bind_runtime(py::module_& module) {
         py::arg("real") = true, py::arg("execution") = std::nullopt,
         "The model value per event (a float array, or complex with real=False). parameters is "
         "a sequence in free-parameter order, a dict by name (others at their defaults), or None "
-        "(defaults).");
+        "(defaults). The compiled model and the prepared dataset are kept for the next call "
+        "while both objects live.");
 }
 
 }  // namespace laddu::python

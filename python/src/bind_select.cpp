@@ -40,12 +40,13 @@ namespace {
 
 using expr::Expr;
 
-// The value of `e` for every event of `dataset` (free parameters at their defaults).
+// The value of `e` for every event of `dataset` (free parameters at their defaults). A NaN is
+// kept: a variable may be undefined for some events, which then pass no cut and fall in no bin.
 std::vector<std::complex<double>> evaluate_expression(const Expr& e, const data::Dataset& dataset) {
     const expr::Model model(e);
     const compile::CompiledModel compiled = compile::compile_model(model);
     const auto prepared = runtime::PreparedModel::prepare(compiled, dataset, runtime::Execution{});
-    return prepared.evaluate(model.parameters().free_defaults());
+    return prepared.evaluate(model.parameters().free_defaults(), runtime::NonFiniteValues::kKeep);
 }
 
 std::vector<double> evaluate_real(const Expr& e, const data::Dataset& dataset) {
@@ -180,7 +181,20 @@ Predicate compare(const Expr& a, const py::object& b, Compare op) {
                              "not '" +
                              std::string(py::str(py::type::of(b).attr("__name__"))) + "'");
     }
-    return Predicate::compare(a, op, b.cast<double>());
+    return Predicate::compare(
+        a, op, cast_arg<double>(b, "the other side of a comparison", "a real number or an Expr"));
+}
+
+// A numeric bound of between().
+double bound_value(const py::handle& bound) {
+    if (py::isinstance<py::bool_>(bound)) {
+        throw py::type_error("a bound of between must be a real number or an Expr, not a bool");
+    }
+    const double value = cast_arg<double>(bound, "a bound of between", "a real number or an Expr");
+    if (std::isnan(value)) {
+        throw py::value_error("a bound of between must not be NaN (no value lies beside it)");
+    }
+    return value;
 }
 
 // `v op bound` for a number or an expression bound (an expression compares v - bound with 0).
@@ -188,7 +202,7 @@ Predicate compare_bound(const Expr& v, const py::object& bound, Compare op) {
     if (py::isinstance<Expr>(bound)) {
         return Predicate::compare(v - bound.cast<Expr>(), op, 0.0);
     }
-    return Predicate::compare(v, op, bound.cast<double>());
+    return Predicate::compare(v, op, bound_value(bound));
 }
 
 // laddu's Predicate.between: lo <= v <= hi for closed="both" (laddu's default), lo <= v < hi
@@ -197,15 +211,16 @@ Predicate compare_bound(const Expr& v, const py::object& bound, Compare op) {
 Predicate between(const py::object& value, const py::object& low, const py::object& high,
                   const py::object& closed) {
     if (!py::isinstance<Expr>(low) && !py::isinstance<Expr>(high) &&
-        !(low.cast<double>() <= high.cast<double>())) {
-        throw ModelError(fmt::format("between needs low <= high, got [{}, {}]", low.cast<double>(),
-                                     high.cast<double>()));
+        !(bound_value(low) <= bound_value(high))) {
+        throw ModelError(fmt::format("between needs low <= high, got [{}, {}]", bound_value(low),
+                                     bound_value(high)));
     }
     std::string mode = "both";
     if (py::isinstance<py::bool_>(closed)) {
         mode = closed.cast<bool>() ? "both" : "neither";
     } else if (py::isinstance<py::str>(closed)) {
-        mode = closed.cast<std::string>();
+        mode =
+            cast_arg<std::string>(closed, "closed", "'left', 'right', 'both', 'neither' or a bool");
     } else if (!closed.is_none()) {
         throw py::type_error("closed must be 'left', 'right', 'both', 'neither' or a bool");
     }
@@ -314,13 +329,17 @@ Bin to_bin(const py::object& bins, const std::optional<std::pair<double, double>
         if (!range) {
             throw py::value_error("bin_by with an integer bin count needs range=(low, high)");
         }
-        const auto n = bins.cast<std::int64_t>();
+        const auto n = cast_arg<std::int64_t>(bins, "bins", "an int within the int64 range");
         if (n <= 0) {
             throw ModelError(fmt::format("the bin count must be positive, got {}", n));
         }
         return Bin::uniform(static_cast<std::size_t>(n), range->first, range->second);
     }
-    return Bin::from_edges(bins.cast<std::vector<double>>());
+    if (range) {  // was ignored silently with explicit edges (issue 21's fuzz_python_args)
+        throw py::value_error("give range= only with an integer bin count, not with bin edges");
+    }
+    return Bin::from_edges(cast_arg<std::vector<double>>(
+        bins, "bins", "an ld.Bin, a bin count (int) or a sequence of bin edges (floats)"));
 }
 
 // Event i goes to bin k when edges[k] <= v_i < edges[k+1], and to the last bin also when v_i is

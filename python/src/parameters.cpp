@@ -11,6 +11,8 @@
 
 #include <laddu/base/error.hpp>
 
+#include "conversions.hpp"
+
 namespace py = pybind11;
 
 namespace laddu::python {
@@ -23,18 +25,19 @@ std::vector<double> free_parameter_vector(const expr::ParamLayout& layout,
     }
     if (py::isinstance<py::dict>(parameters)) {
         for (const auto& [key, value] : parameters.cast<py::dict>()) {
-            const auto name = key.cast<std::string>();
+            const auto name = cast_arg<std::string>(key, "a parameter name", "a str");
             const auto index = layout.free_index_of(name);
             if (!index) {
                 throw ModelError(fmt::format("'{}' is not a free parameter of this model; free "
                                              "parameters: [{}]",
                                              name, fmt::join(layout.free_names(), ", ")));
             }
-            values[*index] = value.cast<double>();
+            values[*index] = cast_arg<double>(value, "parameter '" + name + "'", "a float");
         }
         return values;
     }
-    const auto given = parameters.cast<std::vector<double>>();
+    const auto given = cast_arg<std::vector<double>>(
+        parameters, "parameters", "a sequence of floats, a dict by name or None");
     if (given.size() != values.size()) {
         throw py::value_error(fmt::format("expected {} parameter values (free parameters: [{}]), "
                                           "got {}",
@@ -53,13 +56,14 @@ std::vector<double> parameter_values(const std::vector<std::string>& names,
     if (py::isinstance<py::dict>(parameters)) {
         std::vector<double> values = defaults;
         for (const auto& [key, value] : parameters.cast<py::dict>()) {
-            const auto name = key.cast<std::string>();
+            const auto name = cast_arg<std::string>(key, "a parameter name", "a str");
             const auto it = std::find(names.begin(), names.end(), name);
             if (it == names.end()) {
                 throw ModelError(fmt::format("unknown parameter '{}'; parameters: [{}]", name,
                                              fmt::join(names, ", ")));
             }
-            values[static_cast<std::size_t>(it - names.begin())] = value.cast<double>();
+            values[static_cast<std::size_t>(it - names.begin())] =
+                cast_arg<double>(value, "parameter '" + name + "'", "a float");
         }
         return values;
     }
@@ -74,7 +78,7 @@ std::vector<double> parameter_values(const std::vector<std::string>& names,
         }
         std::vector<double> values(names.size());
         for (std::size_t i = 0; i < values.size(); ++i) {
-            values[i] = sequence[i].cast<double>();
+            values[i] = cast_arg<double>(sequence[i], "parameter '" + names[i] + "'", "a float");
         }
         return values;
     }

@@ -1,5 +1,7 @@
 """Datasets from numpy and Parquet, and Model.evaluate against a direct numpy computation."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -116,6 +118,14 @@ def test_parquet_round_trip(tmp_path):
     f32 = tmp_path / "f32.parquet"
     data.write_to(ld.ParquetSink(str(f32), precision="f32"))
     np.testing.assert_array_equal(ld.read_parquet(str(f32)).column("s"), s.astype(np.float32))
+    # A pathlib.Path, and a name that is not UTF-8 (bytes, or str with surrogate escapes).
+    odd = os.path.join(os.fsencode(tmp_path), b"run\xff[1].parquet")
+    sink = ld.ParquetSink(tmp_path / "p.parquet")
+    assert sink.path == str(tmp_path / "p.parquet")
+    data.write_to(ld.ParquetSink(odd))
+    assert ld.ParquetSink(odd).path == os.fsdecode(odd)
+    np.testing.assert_array_equal(ld.read_parquet(odd).column("s"), s)
+    np.testing.assert_array_equal(ld.read_parquet(os.fsdecode(odd)).column("s"), s)
 
 
 def test_reading_a_missing_or_corrupt_file_is_a_data_error(tmp_path):
@@ -138,3 +148,35 @@ def test_slicing_and_bootstrap():
     np.testing.assert_array_equal(b1.weights(), b2.weights())
     ratio = b1.weights() / w
     assert np.all(np.isclose(ratio, np.round(ratio)))  # integer multiplicities
+
+
+def test_evaluate_keeps_its_compiled_model_and_prepared_data_while_both_live():
+    import gc
+
+    from laddu_cpp import _core
+
+    kaon, s, w = make_arrays()
+    data = ld.Dataset.from_arrays(p4s={"kaon": kaon}, scalars={"s": s}, weights=w)
+    model = breit_wigner_model()
+    first = model.evaluate(data)
+    cache = _core._evaluation_cache
+    assert model in cache
+    assert cache[model].datasets == 1
+    # The same call again, other parameters and another execution: the same values as a fresh
+    # model would give.
+    np.testing.assert_array_equal(model.evaluate(data), first)
+    np.testing.assert_array_equal(model.evaluate(data, parameters={"mass": 1.1}),
+                                  breit_wigner_model().evaluate(data, parameters={"mass": 1.1}))
+    np.testing.assert_array_equal(model.evaluate(data, execution=ld.Execution("cpu", threads=1)),
+                                  first)
+    # A fixed model is another object with its own entry.
+    fixed = model.fix("mass", 1.1)
+    np.testing.assert_array_equal(fixed.evaluate(data), model.evaluate(data, parameters={"mass": 1.1}))
+    # Neither the model nor the dataset is kept alive by the cache.
+    del data
+    gc.collect()
+    assert len(cache) == 2
+    assert cache[model].datasets == 0
+    del model, fixed
+    gc.collect()
+    assert len(cache) == 0

@@ -17,6 +17,21 @@ TEST(AlignedVector, DataIsCacheLineAligned) {
     }
 }
 
+TEST(AlignedVector, LargeColumnsAreMappedAlignedAndZeroed) {
+    const std::size_t n = kMappedColumnBytes / sizeof(double) + 3;
+    AlignedVector<double> column(n);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.data()) % 4096, 0U);  // a page of its own
+    EXPECT_EQ(column[n - 1], 0.0);
+    column.assign(n, 2.5);
+    column.resize(4);  // stays mapped, then shrinks across the threshold
+    column.shrink_to_fit();
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.data()) % kColumnAlignment, 0U);
+    EXPECT_EQ(column[3], 2.5);
+    column.resize(3 * n, 1.0);
+    EXPECT_EQ(column[3], 2.5);
+    EXPECT_EQ(column[3 * n - 1], 1.0);
+}
+
 TEST(AlignedVector, HugeRequestThrowsBadAlloc) {
     AlignedAllocator<double> allocator;
     EXPECT_THROW((void)allocator.allocate(static_cast<std::size_t>(-1) / 4), std::bad_alloc);

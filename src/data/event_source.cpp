@@ -73,6 +73,11 @@ std::vector<std::size_t> EventSource::fragment_sizes() const {
     return {static_cast<std::size_t>(num_events())};
 }
 
+std::size_t EventSource::stream_buffer_bytes(const ReadPlan& plan) const {
+    check_read_plan(plan, num_events());
+    return 0;
+}
+
 std::vector<std::size_t> MemorySource::fragment_sizes() const {
     std::vector<std::size_t> sizes;
     for (const EventBatch& batch : *batches_) {

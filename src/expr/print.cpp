@@ -23,83 +23,117 @@ bool is_leaf(const Expr& e) {
     return e.children().empty() && e.tags().empty();
 }
 
-std::string join(const std::vector<std::string>& parts, const char* separator) {
-    return fmt::format("{}", fmt::join(parts, separator));
-}
-
-// The text of one node given the texts of its children.
-std::string node_text(const Expr& e, const std::vector<std::string>& c) {
+// The text of one node around its children: pieces[0] child0 pieces[1] child1 ... pieces[n],
+// with its tags when `tagged` (tagged(text, "tag"), the first tag innermost). Printing writes the
+// pieces and the children's texts into one string, so no node's text is copied into its parent's.
+std::vector<std::string> node_pieces(const Expr& e, bool tagged = true) {
     const detail::Node& n = e.node();
+    const std::size_t arity = e.children().size();
+    const auto around = [arity](std::string open, const std::string& separator, std::string close) {
+        std::vector<std::string> pieces(arity + 1, separator);
+        pieces.front() = std::move(open);
+        pieces.back() = std::move(close);
+        return pieces;
+    };
+    std::vector<std::string> pieces;
     switch (n.kind) {
     case NodeKind::kRealConst:
-        return number(n.re);
+        pieces = {number(n.re)};
+        break;
     case NodeKind::kComplexConst:
-        return complex_number(n.re, n.im);
+        pieces = {complex_number(n.re, n.im)};
+        break;
     case NodeKind::kParameter:
-        return n.parameter->name;
+        pieces = {n.parameter->name};
+        break;
     case NodeKind::kEventScalar:
-        return fmt::format("[{}]", n.name);
+        pieces = {fmt::format("[{}]", n.name)};
+        break;
     case NodeKind::kEventP4Component:
-        return fmt::format("[{}.{}]", n.name, to_string(n.p4_component()));
+        pieces = {fmt::format("[{}.{}]", n.name, to_string(n.p4_component()))};
+        break;
     case NodeKind::kUnary:
         if (n.unary_op() == UnaryOp::kNeg) {
-            return fmt::format("-{}", c[0]);
+            pieces = {"-", ""};
+        } else if (n.unary_op() == UnaryOp::kPowI) {
+            pieces = {"powi(", fmt::format(", {})", n.index)};
+        } else {
+            pieces = {fmt::format("{}(", to_string(n.unary_op())), ")"};
         }
-        if (n.unary_op() == UnaryOp::kPowI) {
-            return fmt::format("powi({}, {})", c[0], n.index);
-        }
-        return fmt::format("{}({})", to_string(n.unary_op()), c[0]);
+        break;
     case NodeKind::kBinary:
         switch (n.binary_op()) {
         case BinaryOp::kAdd:
-            return fmt::format("({} + {})", c[0], c[1]);
+            pieces = around("(", " + ", ")");
+            break;
         case BinaryOp::kSub:
-            return fmt::format("({} - {})", c[0], c[1]);
+            pieces = around("(", " - ", ")");
+            break;
         case BinaryOp::kMul:
-            return fmt::format("({} * {})", c[0], c[1]);
+            pieces = around("(", " * ", ")");
+            break;
         case BinaryOp::kDiv:
-            return fmt::format("({} / {})", c[0], c[1]);
+            pieces = around("(", " / ", ")");
+            break;
         case BinaryOp::kPow:
         case BinaryOp::kAtan2:
+            pieces = around(fmt::format("{}(", to_string(n.binary_op())), ", ", ")");
             break;
         }
-        return fmt::format("{}({}, {})", to_string(n.binary_op()), c[0], c[1]);
+        break;
     case NodeKind::kNaryAdd:
-        return fmt::format("({})", join(c, " + "));
+        pieces = around("(", " + ", ")");
+        break;
     case NodeKind::kNaryMul:
-        return fmt::format("({})", join(c, " * "));
+        pieces = around("(", " * ", ")");
+        break;
     case NodeKind::kComplex:
-        return fmt::format("complex({}, {})", c[0], c[1]);
+        pieces = around("complex(", ", ", ")");
+        break;
     case NodeKind::kVector:
-        return fmt::format("[{}]", join(c, ", "));
+        pieces = around("[", ", ", "]");
+        break;
     case NodeKind::kMatrix: {
-        std::vector<std::string> rows;
+        pieces = around("[[", ", ", "]]");
         const std::uint32_t cols = n.value_kind.cols;
-        for (std::uint32_t r = 0; r < n.value_kind.rows; ++r) {
-            rows.push_back(fmt::format(
-                "[{}]", fmt::join(c.begin() + r * cols, c.begin() + (r + 1) * cols, ", ")));
+        for (std::uint32_t r = 1; r < n.value_kind.rows; ++r) {
+            pieces[r * cols] = "], [";
         }
-        return fmt::format("[{}]", join(rows, ", "));
-    }
-    case NodeKind::kComponent:
-        return fmt::format("{}[{}]", c[0], n.index);
-    case NodeKind::kMatrixElement:
-        return fmt::format("{}[{}, {}]", c[0], n.index, n.index2);
-    case NodeKind::kMatMul:
-        return fmt::format("matmul({}, {})", c[0], c[1]);
-    case NodeKind::kMatVec:
-        return fmt::format("matvec({}, {})", c[0], c[1]);
-    case NodeKind::kDot:
-        return fmt::format("dot({}, {})", c[0], c[1]);
-    case NodeKind::kSolve:
         break;
     }
-    return fmt::format("solve({}, {})", c[0], c[1]);
+    case NodeKind::kComponent:
+        pieces = {"", fmt::format("[{}]", n.index)};
+        break;
+    case NodeKind::kMatrixElement:
+        pieces = {"", fmt::format("[{}, {}]", n.index, n.index2)};
+        break;
+    case NodeKind::kMatMul:
+        pieces = around("matmul(", ", ", ")");
+        break;
+    case NodeKind::kMatVec:
+        pieces = around("matvec(", ", ", ")");
+        break;
+    case NodeKind::kDot:
+        pieces = around("dot(", ", ", ")");
+        break;
+    case NodeKind::kSolve:
+        pieces = around("solve(", ", ", ")");
+        break;
+    }
+    for (const std::string& tag : tagged ? e.tags() : std::span<const std::string>{}) {
+        pieces.front().insert(0, "tagged(");
+        pieces.back() += fmt::format(", \"{}\")", tag);
+    }
+    return pieces;
 }
 
-std::string with_tags(const Expr& e, std::string text) {
-    for (const std::string& tag : e.tags()) {
-        text = fmt::format("tagged({}, \"{}\")", text, tag);
+// The text of a node without its tags, `placeholder` for each child (labels of the DOT graph).
+std::string node_text(const Expr& e, const std::string& placeholder) {
+    const std::vector<std::string> pieces = node_pieces(e, false);
+    std::string text = pieces.front();
+    for (std::size_t k = 1; k < pieces.size(); ++k) {
+        text += placeholder;
+        text += pieces[k];
     }
     return text;
 }
@@ -125,23 +159,59 @@ std::string to_string(const Expr& root) {
             ++uses[child.id()];
         }
     }
-    std::unordered_map<const void*, std::string> text;
-    std::string bindings;
-    int next_binding = 1;
+    // A composite node used more than once is printed once, as a binding `tK = ...`, numbered
+    // in topological order so every binding follows those it uses.
+    std::unordered_map<const void*, std::string> names;
     for (const Expr& node : order) {
-        std::vector<std::string> children;
-        for (const Expr& child : node.children()) {
-            children.push_back(text.at(child.id()));
-        }
-        std::string own = with_tags(node, node_text(node, children));
         if (!is_leaf(node) && uses[node.id()] > 1 && !(node == root)) {
-            std::string name = fmt::format("t{}", next_binding++);
-            bindings += fmt::format("{} = {}\n", name, own);
-            own = std::move(name);
+            names.emplace(node.id(), fmt::format("t{}", names.size() + 1));
         }
-        text.emplace(node.id(), std::move(own));
     }
-    return bindings + text.at(root.id());
+    std::string out;
+    // Writes `top` with its unnamed descendants inline, depth first, with an explicit stack
+    // (graphs can be 10^5 levels deep).
+    const auto write = [&](const Expr& top) {
+        struct Item {
+            const Expr* node = nullptr;  ///< to expand, or null for `text`
+            std::string text;
+        };
+        std::vector<Item> stack = {{&top, {}}};
+        while (!stack.empty()) {
+            Item item = std::move(stack.back());
+            stack.pop_back();
+            if (item.node == nullptr) {
+                out += item.text;
+                continue;
+            }
+            const Expr& node = *item.node;
+            const auto named = names.find(node.id());
+            if (named != names.end() && !(node == top)) {
+                out += named->second;
+                continue;
+            }
+            std::vector<std::string> pieces = node_pieces(node);
+            const std::span<const Expr> children = node.children();
+            stack.push_back({nullptr, std::move(pieces.back())});
+            for (std::size_t k = children.size(); k-- > 0;) {
+                stack.push_back({&children[k], {}});
+                if (k > 0) {
+                    stack.push_back({nullptr, std::move(pieces[k])});
+                }
+            }
+            out += pieces.front();
+        }
+    };
+    for (const Expr& node : order) {
+        const auto named = names.find(node.id());
+        if (named != names.end()) {
+            out += named->second;
+            out += " = ";
+            write(node);
+            out += '\n';
+        }
+    }
+    write(root);
+    return out;
 }
 
 std::string to_dot(const Expr& root) {
@@ -151,8 +221,7 @@ std::string to_dot(const Expr& root) {
     for (const Expr& node : order) {
         const std::size_t id = index.size();
         index.emplace(node.id(), id);
-        std::vector<std::string> placeholders(node.children().size(), "_");
-        std::string label = node.children().empty()            ? node_text(node, placeholders)
+        std::string label = node.children().empty()            ? node_text(node, "_")
                             : node.kind() == NodeKind::kUnary  ? to_string(node.node().unary_op())
                             : node.kind() == NodeKind::kBinary ? to_string(node.node().binary_op())
                                                                : to_string(node.kind());

@@ -29,10 +29,25 @@ struct Columns {
 data::Dataset generate_ksks(std::size_t events, const KsKsOptions& options) {
     const double mk = options.kaon_mass;
     const double mp = options.proton_mass;
-    if (!(options.beam_energy_min > 0.0) || !(options.beam_energy_max >= options.beam_energy_min)) {
+    if (!(options.beam_energy_min > 0.0) || !(options.beam_energy_max >= options.beam_energy_min) ||
+        !std::isfinite(options.beam_energy_max)) {
         throw ModelError(fmt::format("generate_ksks: beam energy range [{}, {}] GeV must be "
-                                     "positive and ordered (min <= max)",
+                                     "positive, finite and ordered (min <= max)",
                                      options.beam_energy_min, options.beam_energy_max));
+    }
+    // NaN settings used to pass silently (a NaN kk_mass_max meant the kinematic limit, a NaN
+    // polarisation gave NaN columns): issue 21's fuzz_python_args.
+    if (!(options.kk_mass_max >= 0.0)) {
+        throw ModelError(fmt::format("generate_ksks: kk_mass_max = {} GeV must be positive, or 0 "
+                                     "for the kinematic limit",
+                                     options.kk_mass_max));
+    }
+    if (!(options.pol_magnitude_min >= 0.0 &&
+          options.pol_magnitude_min <= options.pol_magnitude_max &&
+          options.pol_magnitude_max <= 1.0)) {
+        throw ModelError(fmt::format("generate_ksks: polarisation range [{}, {}] must be ordered "
+                                     "and within [0, 1]",
+                                     options.pol_magnitude_min, options.pol_magnitude_max));
     }
     const auto cm_mass = [&](double e_beam) {
         return std::sqrt(mp * mp + 2.0 * e_beam * mp);

@@ -11,6 +11,7 @@
 
 #include "execute.hpp"
 #include "plan.hpp"
+#include "trace.hpp"
 
 namespace laddu::interp {
 
@@ -204,7 +205,63 @@ void broadcast(const Plan& plan, WorkspaceState& ws) noexcept {
     }
 }
 
+template <typename T>
+std::complex<double> lane_zero(const T* re, const T* im) noexcept {
+    return {static_cast<double>(re[0]), im != nullptr ? static_cast<double>(im[0]) : 0.0};
+}
+
+// The steps one at a time on lane 0 of `frame`: operands are read before a step runs, the result
+// after (a result register is never an operand's, plan.cpp).
+template <typename T>
+void trace_steps(const Plan& plan, std::span<const Step> steps, const Frame<T>& frame,
+                 std::span<const double> params, WorkspaceState& ws, bool invariant,
+                 const StepVisitor& visit) {
+    std::vector<std::complex<double>> operands;
+    std::vector<std::complex<double>> result;
+    for (const Step& step : steps) {
+        operands.clear();
+        for (std::uint32_t k = 0; k < step.count; ++k) {
+            const Lanes<T> lanes = resolve(plan.operands[step.first + k], frame);
+            operands.push_back(lane_zero(lanes.re, lanes.im));
+        }
+        run_steps<T>(plan, std::span<const Step>(&step, 1), frame, params, ws);
+        result.clear();
+        for (std::uint32_t e = 0; e < step.width; ++e) {
+            const OutLanes<T> out = out_lanes(step, frame, e);
+            result.push_back(lane_zero<T>(out.re, out.im));
+        }
+        visit(TracedStep{step.value, invariant, operands, result});
+    }
+}
+
+template <typename T>
+std::vector<std::complex<double>> trace_event_steps(const Plan& plan, WorkspaceState& ws,
+                                                    const ColumnView& inputs, std::size_t row,
+                                                    const StepVisitor& visit) {
+    broadcast<T>(plan, ws);
+    const Frame<T> frame{ws.registers<T>(), kBlockSize, &inputs, row, 1};
+    trace_steps<T>(plan, plan.event_steps, frame, {}, ws, false, visit);
+    std::vector<std::complex<double>> outputs;
+    for (const Operand& output : plan.outputs) {
+        const Lanes<T> lanes = resolve(output, frame);
+        outputs.push_back(lane_zero(lanes.re, lanes.im));
+    }
+    return outputs;
+}
+
 }  // namespace
+
+std::vector<std::complex<double>> trace_event(const Plan& plan, WorkspaceState& workspace,
+                                              std::span<const double> params,
+                                              const ColumnView& inputs, std::size_t row,
+                                              const StepVisitor& visit) {
+    const Frame<double> invariants{workspace.invariants.data(), 1, nullptr, 0, 1};
+    trace_steps<double>(plan, plan.invariant_steps, invariants, params, workspace, true, visit);
+    if (plan.precision == Precision::kF64) {
+        return trace_event_steps<double>(plan, workspace, inputs, row, visit);
+    }
+    return trace_event_steps<float>(plan, workspace, inputs, row, visit);
+}
 
 }  // namespace detail
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -11,6 +13,7 @@
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/assert.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/event_windows.hpp>
 #include <laddu/runtime/reduce.hpp>
 #include <laddu/runtime/thread_pool.hpp>
@@ -59,13 +62,62 @@ struct MatrixSums {
     std::vector<AccurateSum> im;
 };
 
-// Events per source read while building M: whole chunks, within the budget when one is set.
+// Events per source read while building M: whole chunks, within the budget (less the source's
+// read buffers) when one is set.
 std::size_t read_window(const runtime::EventWindows& windows, const runtime::Execution& execution) {
     constexpr std::size_t kMaxChunks = 16;
-    const std::size_t budget = execution.memory.resolve();
+    const std::size_t total = execution.memory.resolve();
+    const std::size_t budget = total - std::min(total, windows.read_buffer_bytes());
     const std::size_t per_chunk = 2 * windows.source_bytes_per_event() * runtime::kReductionChunk;
     const std::size_t chunks = std::clamp<std::size_t>(budget / per_chunk, 1, kMaxChunks);
     return chunks * runtime::kReductionChunk;
+}
+
+// True when every entry of a chunk record is finite.
+bool finite_record(std::span<const double> record) {
+    return std::all_of(record.begin(), record.end(), [](double v) { return std::isfinite(v); });
+}
+
+// The EvaluationError for the first accepted event of window rows [begin, end) with a non-finite
+// amplitude: a record is not finite exactly when one of its terms is, so only a failed chunk is
+// searched, and the event is explained by re-running it through the interpreter.
+[[noreturn]] void throw_bad_amplitude(const interp::Interpreter& amplitudes,
+                                      const runtime::EventWindows& windows,
+                                      const runtime::EventWindow& window,
+                                      const interp::ColumnView& view, std::size_t begin,
+                                      std::size_t end) {
+    const std::size_t n = amplitudes.program().outputs.size();
+    for (std::size_t row = begin; row < end; ++row) {
+        const std::vector<std::complex<double>> values =
+            amplitudes.evaluate_row(std::span<const double>{}, view, row);
+        for (std::size_t a = 0; a < n; ++a) {
+            if (std::isfinite(values[a].real()) && std::isfinite(values[a].imag())) {
+                continue;
+            }
+            const std::optional<interp::NonFiniteOrigin> why =
+                amplitudes.diagnose_event(std::span<const double>{}, view, row, a);
+            throw EvaluationError(fmt::format(
+                "amplitude {} of the normalisation integral is not finite at event {} of the "
+                "accepted Monte Carlo: {}",
+                a, windows.global_event(window.first_chunk * runtime::kReductionChunk + row),
+                why ? why->description : "re-run alone it is finite"));
+        }
+    }
+    throw EvaluationError("the normalisation integral over the accepted Monte Carlo is not "
+                          "finite, though every amplitude is: a sum overflowed");
+}
+
+// throw_bad_amplitude for the first chunk of `window` whose record is not `finite`.
+void check_chunks(const interp::Interpreter& amplitudes, const runtime::EventWindows& windows,
+                  const runtime::EventWindow& window, const interp::ColumnView& view,
+                  std::span<const char> finite) {
+    for (std::size_t chunk = 0; chunk < finite.size(); ++chunk) {
+        if (finite[chunk] == 0) {
+            const std::size_t begin = chunk * runtime::kReductionChunk;
+            throw_bad_amplitude(amplitudes, windows, window, view, begin,
+                                std::min(begin + runtime::kReductionChunk, window.events));
+        }
+    }
 }
 
 // The chunk records (re then im of every entry, 2 n² doubles) of M over the local accepted
@@ -110,6 +162,7 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
         amplitudes.check_inputs(view);
         const std::size_t chunks =
             (window.events + runtime::kReductionChunk - 1) / runtime::kReductionChunk;
+        std::vector<char> finite(chunks, 1);  // not vector<bool>: workers write their own chunk
         const auto fill = [&](std::size_t chunk, std::size_t w) {
             Worker& worker = scratch[w];
             MatrixSums sums(n);
@@ -128,6 +181,8 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
                 record[k] = sums.re[k].finish();
                 record[n * n + k] = sums.im[k].finish();
             }
+            finite[chunk] =
+                static_cast<char>(finite_record(std::span<const double>(record, width)));
         };
         if (pool && chunks > 1) {
             pool->parallel_for_chunks(chunks, fill);
@@ -136,6 +191,7 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
                 fill(chunk, 0);
             }
         }
+        check_chunks(amplitudes, windows, window, view, finite);
     });
     return records;
 }
@@ -165,16 +221,8 @@ std::vector<std::complex<double>> normalization_matrix(const compile::Normalizat
         global_chunks = windows.global_chunks();
         records = chunk_records(d, windows, execution);
     };
-    if (collective == nullptr) {
-        local();
-    } else {
-        try {
-            local();
-        } catch (const Error& error) {
-            collective->check_all(false, error.kind(), error.what());
-            throw;
-        }
-        collective->check_all(true, ErrorKind::kInternal, {});
+    runtime::collectively(collective, local);
+    if (collective != nullptr) {
         records = collective->all_gather_chunks(records, width, global_chunks);
     }
     std::vector<AccurateSum> sums(width);

@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -23,6 +25,17 @@ struct UnbinnedNll::State {
     State(expr::Model m, data::EventData mc)
         : model(std::move(m)), accepted_events(std::move(mc)) {}
 
+    /// The model projected onto some tags (all of it when none), prepared on the accepted MC,
+    /// and the position in the term's parameters of each of its free parameters.
+    struct Projection {
+        std::unique_ptr<const runtime::PreparedModel> prepared;
+        std::vector<std::size_t> to_term;
+    };
+
+    /// The projection onto `tags`, from the cache or prepared now (see projections).
+    [[nodiscard]] std::shared_ptr<const Projection>
+    projection(const std::vector<std::string>& tags) const;
+
     Kind kind = Kind::kNll;
     std::string name;
     std::vector<expr::Parameter> parameters;
@@ -33,6 +46,14 @@ struct UnbinnedNll::State {
     expr::Model model;  ///< for projections
     data::EventData accepted_events;
     runtime::Execution execution;
+
+    // Projections asked for again (fit fractions and projection weights over a parameter scan)
+    // reuse their compiled and prepared state. Each holds an event cache of the accepted MC, so
+    // only the most recently used few are kept.
+    static constexpr std::size_t kCachedProjections = 4;
+    mutable std::mutex projections_mutex;
+    mutable std::list<std::pair<std::vector<std::string>, std::shared_ptr<const Projection>>>
+        projections;
 };
 
 namespace {
@@ -170,41 +191,51 @@ Evaluation UnbinnedNll::value_and_gradient(std::span<const double> params) const
     return result;
 }
 
-namespace {
-
-// The model projected onto `tags` (all of it when empty), prepared on the accepted MC, and the
-// position in the term's parameters of each of its free parameters.
-struct Projected {
-    std::unique_ptr<const runtime::PreparedModel> prepared;
-    std::vector<std::size_t> to_term;
-};
-
-Projected prepare_projection(const expr::Model& model, const std::vector<expr::Parameter>& terms,
-                             const std::vector<std::string>& tags, const data::EventData& accepted,
-                             const runtime::Execution& execution) {
+std::shared_ptr<const UnbinnedNll::State::Projection>
+UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
+    std::vector<std::string> key = tags;
+    std::sort(key.begin(), key.end());
+    key.erase(std::unique(key.begin(), key.end()), key.end());
+    {
+        const std::lock_guard lock(projections_mutex);
+        for (auto it = projections.begin(); it != projections.end(); ++it) {
+            if (it->first == key) {
+                projections.splice(projections.begin(), projections, it);
+                return it->second;
+            }
+        }
+    }
     const std::vector<std::string> known = expr::collect_tags(model.expression());
-    for (const std::string& tag : tags) {
+    for (const std::string& tag : key) {
         if (std::find(known.begin(), known.end(), tag) == known.end()) {
             throw ModelError(
                 fmt::format("the model has no amplitude tagged '{}'; its tags are [{}]", tag,
                             fmt::join(known, ", ")));
         }
     }
-    const expr::Model projected = tags.empty() ? model : model.project(tags);
+    const expr::Model projected = key.empty() ? model : model.project(key);
     const compile::CompiledModel compiled = compile::compile_model(projected);
-    Projected result;
-    for (const std::string& name : compiled.parameters.free_names()) {
+    auto result = std::make_shared<Projection>();
+    for (const std::string& free_name : compiled.parameters.free_names()) {
         std::size_t index = 0;
-        while (index < terms.size() && terms[index].name != name) {
+        while (index < parameters.size() && parameters[index].name != free_name) {
             ++index;
         }
-        LADDU_ASSERT(index < terms.size()) << "projected parameter " << name << " not in the model";
-        result.to_term.push_back(index);
+        LADDU_ASSERT(index < parameters.size())
+            << "projected parameter " << free_name << " not in the model";
+        result->to_term.push_back(index);
     }
-    result.prepared = std::make_unique<const runtime::PreparedModel>(
-        runtime::PreparedModel::prepare(compiled, accepted, execution));
+    result->prepared = std::make_unique<const runtime::PreparedModel>(
+        runtime::PreparedModel::prepare(compiled, accepted_events, execution));
+    const std::lock_guard lock(projections_mutex);
+    projections.emplace_front(std::move(key), result);
+    if (projections.size() > kCachedProjections) {
+        projections.pop_back();
+    }
     return result;
 }
+
+namespace {
 
 std::vector<double> gather(std::span<const double> params, const std::vector<std::size_t>& to) {
     std::vector<double> local;
@@ -221,11 +252,10 @@ std::vector<double> UnbinnedNll::projection_weights(std::span<const double> para
                                                     const std::vector<std::string>& tags) const {
     const double integral = normalization_integral(params);
     const double scale = state_->kind == Kind::kNll ? state_->data_weights / integral : 1.0;
-    const Projected projected = prepare_projection(state_->model, state_->parameters, tags,
-                                                   state_->accepted_events, state_->execution);
+    const std::shared_ptr<const State::Projection> projected = state_->projection(tags);
     const std::vector<std::complex<double>> values =
-        projected.prepared->evaluate(gather(params, projected.to_term));
-    const std::vector<double> weights = projected.prepared->weights();
+        projected->prepared->evaluate(gather(params, projected->to_term));
+    const std::vector<double> weights = projected->prepared->weights();
     std::vector<double> result(values.size());
     for (std::size_t j = 0; j < values.size(); ++j) {
         result[j] = scale * weights[j] * values[j].real();
@@ -239,13 +269,12 @@ Evaluation UnbinnedNll::fit_fraction(std::span<const double> params,
         throw ModelError("fit_fraction needs at least one amplitude tag");
     }
     const Evaluation total = normalization_integral_with_gradient(params);
-    const Projected projected = prepare_projection(state_->model, state_->parameters, tags,
-                                                   state_->accepted_events, state_->execution);
-    const runtime::ReductionEvaluation part = projected.prepared->reduce_with_gradient(
-        gather(params, projected.to_term), runtime::ReductionTransform::kReal);
+    const std::shared_ptr<const State::Projection> projected = state_->projection(tags);
+    const runtime::ReductionEvaluation part = projected->prepared->reduce_with_gradient(
+        gather(params, projected->to_term), runtime::ReductionTransform::kReal);
     std::vector<double> part_gradient(params.size(), 0.0);
-    for (std::size_t k = 0; k < projected.to_term.size(); ++k) {
-        part_gradient[projected.to_term[k]] = part.gradient[k];
+    for (std::size_t k = 0; k < projected->to_term.size(); ++k) {
+        part_gradient[projected->to_term[k]] = part.gradient[k];
     }
     Evaluation result{part.value / total.value, std::vector<double>(params.size())};
     for (std::size_t k = 0; k < params.size(); ++k) {

@@ -78,7 +78,16 @@ public:
     /// State for `params`; throws EvaluationError for a wrong parameter count.
     [[nodiscard]] virtual std::unique_ptr<BoundKernel>
     bind(std::span<const double> params) const = 0;
+
+    /// The most bytes one bound kernel holds (registers, scratch columns) running at most
+    /// kReductionChunk events at a time: what a memory plan counts per worker.
+    [[nodiscard]] virtual std::size_t bound_bytes() const noexcept = 0;
 };
+
+/// The most bytes one worker of a pass over a prepared model holds besides the cache: a bound
+/// `kernel` with its output columns for one reduction chunk (ChunkWorker) and the lanes of a
+/// fused reduction.
+[[nodiscard]] std::size_t worker_bytes(const ChunkKernel& kernel) noexcept;
 
 /// The interpreter as a ChunkKernel (owning its Interpreter).
 [[nodiscard]] std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,

@@ -23,7 +23,7 @@ namespace {
 
 using expr::Expr;
 
-constexpr std::size_t kDepth = 20'000;
+constexpr std::size_t kDepth = 100'000;
 constexpr std::size_t kJitDepth = 100;
 const std::vector<double> kX = {0.25, -0.5, 0.75, 0.1, -0.9};
 constexpr double kP = 0.3;

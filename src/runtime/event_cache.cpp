@@ -252,6 +252,16 @@ std::size_t EventCache::memory_estimate(const ir::Program& evaluate, std::size_t
     return saturating_add(fixed, saturating_mul(events, per_event));
 }
 
+std::size_t EventCache::build_worker_bytes(const ir::Program& precompute,
+                                           const ir::Program& evaluate, interp::Precision storage) {
+    const interp::Interpreter interp =
+        interp::Interpreter::prepare(precompute, interp::Precision::kF64);
+    const std::size_t slots = evaluate.inputs.size();
+    const std::size_t block =
+        storage == interp::Precision::kF32 ? 2 * slots * interp::kBlockSize * sizeof(double) : 0;
+    return interp.make_workspace().bytes() + slots * sizeof(interp::OutputColumn) + block;
+}
+
 void EventCache::link_columns() {
     columns_.clear();
     const auto data_or_null = [](auto& column) {

@@ -131,8 +131,21 @@ EventWindows EventWindows::open(const data::EventData& data, std::span<const std
         }
     } else {
         windows.source_ = data.source();
+        if (windows.local_events_ > 0) {
+            windows.read_buffers_ = windows.source_->stream_buffer_bytes(windows.read_plan());
+        }
     }
     return windows;
+}
+
+data::ReadPlan EventWindows::read_plan() const {
+    data::ReadPlan plan;
+    plan.columns = projection_;
+    // Every event is the plan's default (no ranges).
+    if (!(ranges_.size() == 1 && ranges_[0].first == 0 && ranges_[0].second == global_events_)) {
+        plan.ranges = ranges_;
+    }
+    return plan;
 }
 
 std::size_t EventWindows::global_chunks() const noexcept {

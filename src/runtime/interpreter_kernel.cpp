@@ -3,6 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include <laddu/base/accurate_sum.hpp>
+
 #include "chunk_kernel.hpp"
 
 namespace laddu::runtime::detail {
@@ -40,9 +42,11 @@ private:
 class InterpreterKernel final : public ChunkKernel {
 public:
     explicit InterpreterKernel(interp::Interpreter owned)
-        : owned_(std::move(owned)), interpreter_(&*owned_) {}
+        : owned_(std::move(owned)), interpreter_(&*owned_),
+          bound_bytes_(interpreter_->make_workspace().bytes()) {}
 
-    explicit InterpreterKernel(const interp::Interpreter* borrowed) : interpreter_(borrowed) {}
+    explicit InterpreterKernel(const interp::Interpreter* borrowed)
+        : interpreter_(borrowed), bound_bytes_(interpreter_->make_workspace().bytes()) {}
 
     InterpreterKernel(const InterpreterKernel&) = delete;
     InterpreterKernel& operator=(const InterpreterKernel&) = delete;
@@ -64,12 +68,20 @@ public:
         return std::make_unique<BoundInterpreter>(*interpreter_, params);
     }
 
+    [[nodiscard]] std::size_t bound_bytes() const noexcept override { return bound_bytes_; }
+
 private:
     std::optional<interp::Interpreter> owned_;
     const interp::Interpreter* interpreter_;
+    std::size_t bound_bytes_;  ///< a workspace's registers and scratch
 };
 
 }  // namespace
+
+std::size_t worker_bytes(const ChunkKernel& kernel) noexcept {
+    const std::size_t outputs = kernel.program().outputs.size();
+    return kernel.bound_bytes() + outputs * (kReductionChunk + 2 * kSumLanes) * sizeof(double);
+}
 
 std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,
                                                            Precision precision) {

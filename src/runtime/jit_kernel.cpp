@@ -176,6 +176,18 @@ public:
         return std::make_unique<BoundJit>(kernel_, program_, params);
     }
 
+    [[nodiscard]] std::size_t bound_bytes() const noexcept override {
+        // BoundJit's scratch column, and the float copies of a chunk's double inputs.
+        std::size_t parts = 0;
+        for (const ir::InputSlot& slot : program_.inputs) {
+            parts += slot.kind == ir::ValueKind::kComplex ? 2 : 1;
+        }
+        const std::size_t converted =
+            kernel_.input_columns() == jit::InputColumns::kFloat ? parts * sizeof(float) : 0;
+        return program_.parameter_count * sizeof(double) +
+               kReductionChunk * (sizeof(double) + converted);
+    }
+
 private:
     ir::Program program_;
     jit::JitKernel kernel_;

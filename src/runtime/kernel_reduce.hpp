@@ -15,6 +15,7 @@
 #include <laddu/runtime/reduce_gradient.hpp>
 
 #include "chunk_kernel.hpp"
+#include "non_finite.hpp"
 
 namespace laddu::runtime::detail {
 
@@ -23,30 +24,25 @@ namespace laddu::runtime::detail {
 /// terms are split into pushes).
 inline constexpr std::size_t kTermBlock = 256;
 
-/// Chunk partials of Σ w T(Re f) (see reduce_partials in reduce.hpp). `global_chunks`, when
-/// not empty, gives the global chunk index of each chunk of `cache` (errors then name global
-/// event indices).
-[[nodiscard]] std::vector<double> reduce_partials(const ChunkKernel& kernel,
-                                                  std::span<const double> params,
-                                                  const EventCache& cache,
-                                                  ReductionTransform transform, ThreadPool* pool,
-                                                  std::span<const std::size_t> global_chunks = {});
+/// Chunk partials of Σ w T(Re f) (see reduce_partials in reduce.hpp). A value T cannot take,
+/// or a non-finite one, is an EvaluationError naming the event as `origin` places it (global
+/// indices) and explaining it (non_finite.hpp).
+[[nodiscard]] std::vector<double>
+reduce_partials(const ChunkKernel& kernel, std::span<const double> params, const EventCache& cache,
+                ReductionTransform transform, ThreadPool* pool, const CacheOrigin& origin = {});
 
-/// Chunk partials of value and gradient (see reduce_gradient_partials); `global_chunks` as for
-/// reduce_partials.
+/// Chunk partials of value and gradient (see reduce_gradient_partials); a non-finite gradient
+/// component is an error too. `origin` as for reduce_partials.
 [[nodiscard]] GradientPartials
 reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> params,
                          const EventCache& cache, ReductionTransform transform, ThreadPool* pool,
-                         std::span<const std::size_t> global_chunks = {});
+                         const CacheOrigin& origin = {});
 
-/// The global index of event `event` of a cache whose chunks are `global_chunks` (identity
-/// when empty).
-[[nodiscard]] std::size_t global_event(std::span<const std::size_t> global_chunks,
-                                       std::size_t event) noexcept;
-
-/// Every output of every event into `out` (see evaluate_cached).
+/// Every output of every event into `out` (see evaluate_cached). Unless `keep_non_finite`, the
+/// first non-finite output is an EvaluationError naming and explaining its event.
 void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
-                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool);
+                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool,
+                     const CacheOrigin& origin = {}, bool keep_non_finite = false);
 
 /// One worker's kernel, bound to the parameters once per call, and its output columns, reused
 /// from chunk to chunk (a gradient chunk holds (P + 1) × kReductionChunk doubles).
@@ -78,21 +74,5 @@ void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, s
 
 /// The total of sum `sum` of a BoundKernel::reduce_chunk lane array.
 [[nodiscard]] double finish_lanes(std::span<const double> lanes, std::size_t sum) noexcept;
-
-/// An event whose value a reduction transform cannot take.
-struct BadValue {
-    std::size_t event = 0;
-    double value = 0.0;
-};
-
-/// The first of `values` (events first_event, first_event + 1, ...) that `transform` cannot
-/// take: under kPositiveReal and kLogPositiveReal, one that is not finite and positive; nullopt
-/// when there is none (always, under kReal).
-[[nodiscard]] std::optional<BadValue> first_bad_value(ReductionTransform transform,
-                                                      std::span<const double> values,
-                                                      std::size_t first_event) noexcept;
-
-/// Throws the EvaluationError of a value `transform` cannot take, naming the event.
-[[noreturn]] void throw_bad_value(ReductionTransform transform, double value, std::size_t event);
 
 }  // namespace laddu::runtime::detail

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <exception>
@@ -10,6 +11,7 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/dataset.hpp>
 #include <laddu/ir/hash.hpp>
+#include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 #include <laddu/runtime/storage_plan.hpp>
 
@@ -24,24 +26,6 @@ namespace {
 // Runs `fn`; under a collective every process then learns whether any failed and, if one did,
 // throws the error of the lowest failing process (Collective::check_all), and whether every
 // process ran it with the same `fingerprint`.
-void collectively(const Collective* collective, const std::function<void()>& fn,
-                  std::uint64_t fingerprint = Collective::kAnyFingerprint) {
-    if (collective == nullptr) {
-        fn();
-        return;
-    }
-    try {
-        fn();
-    } catch (const Error& error) {
-        collective->check_all(false, error.kind(), error.what());
-        throw;
-    } catch (const std::exception& error) {
-        collective->check_all(false, ErrorKind::kInternal, error.what());
-        throw;
-    }
-    collective->check_all(true, ErrorKind::kInternal, {}, fingerprint);
-}
-
 // What a reduction computes: the program, precision and transform, and the parameter bits.
 // Processes of one collective that pass different fingerprints would merge partial sums of
 // different evaluations.
@@ -122,27 +106,9 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             memory.cache_bytes_per_event =
                 EventCache::memory_estimate(model.evaluate, 1, storage) - cache_fixed;
             memory.source_bytes_per_event = windows.source_bytes_per_event();
-            const StoragePlan plan =
-                plan_storage(data.policy(), cache_fixed, memory.cache_bytes_per_event,
-                             memory.source_bytes_per_event, events, memory.budget_bytes,
-                             execution.memory.to_string());
-            memory.policy = plan.policy;
-            memory.window_events = plan.window_events;
-            memory.peak_bytes = plan.peak_bytes;
-            memory.decision = plan.decision;
-            state->window_events = plan.window_events;
-
-            const std::size_t threads = execution.resolved_threads();
-            if (threads > 1) {
-                state->pool = std::make_unique<ThreadPool>(threads);
-            }
-            if (plan.policy == data::MemoryPolicy::kResident) {
-                state->cache.emplace(state->build_resident(plan.window_events));
-            }
-            weight_partials = state->weight_partials();
 
             // The JIT choice follows the global event count, so every process runs the same
-            // backend.
+            // backend. The kernels come before the plan, which counts their scratch.
             const std::size_t all_events = windows.global_events();
             state->value = detail::select_kernel(model.evaluate, execution.precision, execution.jit,
                                                  all_events);
@@ -151,6 +117,39 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
                                                           .component = autodiff::Component::kReal});
             state->gradient =
                 detail::select_kernel(gradient, execution.precision, execution.jit, all_events);
+
+            // Every worker of a pass binds a kernel (or builds a window's cache) at once.
+            const std::size_t threads = execution.resolved_threads();
+            std::size_t per_worker = std::max(detail::worker_bytes(*state->value),
+                                              detail::worker_bytes(*state->gradient));
+            if (state->has_precompute) {
+                per_worker = std::max(per_worker, EventCache::build_worker_bytes(
+                                                      model.precompute, model.evaluate, storage));
+            }
+            memory.read_buffer_bytes = windows.read_buffer_bytes();
+            memory.scratch_bytes = per_worker * std::max<std::size_t>(threads, 1);
+            const StoragePlan plan =
+                plan_storage(data.policy(),
+                             StorageNeeds{.events = events,
+                                          .cache_fixed = cache_fixed,
+                                          .cache_bpe = memory.cache_bytes_per_event,
+                                          .source_bpe = memory.source_bytes_per_event,
+                                          .read_buffers = memory.read_buffer_bytes,
+                                          .scratch = memory.scratch_bytes},
+                             memory.budget_bytes, execution.memory.to_string());
+            memory.policy = plan.policy;
+            memory.window_events = plan.window_events;
+            memory.peak_bytes = plan.peak_bytes;
+            memory.decision = plan.decision;
+            state->window_events = plan.window_events;
+
+            if (threads > 1) {
+                state->pool = std::make_unique<ThreadPool>(threads);
+            }
+            if (plan.policy == data::MemoryPolicy::kResident) {
+                state->cache.emplace(state->build_resident(plan.window_events));
+            }
+            weight_partials = state->weight_partials();
         },
         reduction_fingerprint(program_hash, execution, ReductionTransform::kReal, {}));
     state->sum_weights = merge_partials(state->gathered(weight_partials, 1));
@@ -234,18 +233,19 @@ GradientPartials PreparedModel::reduce_gradient_partials(std::span<const double>
     return state_->local_gradient_partials(params, transform);
 }
 
-std::vector<std::complex<double>> PreparedModel::evaluate(std::span<const double> params) const {
-    return state_->evaluate_all(params);
+std::vector<std::complex<double>> PreparedModel::evaluate(std::span<const double> params,
+                                                          NonFiniteValues non_finite) const {
+    return state_->evaluate_all(params, non_finite);
 }
 
-std::complex<double> PreparedModel::evaluate_row(std::span<const double> params,
-                                                 std::size_t row) const {
+std::complex<double> PreparedModel::evaluate_row(std::span<const double> params, std::size_t row,
+                                                 NonFiniteValues non_finite) const {
     if (row >= local_events()) {
         throw DataError(fmt::format("event row {} is out of range: the prepared dataset holds {} "
                                     "events",
                                     row, local_events()));
     }
-    return state_->evaluate_one(params, row);
+    return state_->evaluate_one(params, row, non_finite);
 }
 
 bool PreparedModel::is_resident() const noexcept {

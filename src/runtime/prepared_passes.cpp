@@ -2,6 +2,9 @@
 // each streaming window in turn. Windows start at local chunk boundaries, so each window's
 // chunk partials are the model's chunk partials.
 #include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
 
 #include <laddu/base/accurate_sum.hpp>
 
@@ -38,6 +41,36 @@ std::span<const std::size_t> PreparedModel::State::global_chunks(std::size_t fir
     return std::span<const std::size_t>(windows->owned_chunks()).subspan(first, count);
 }
 
+detail::CacheOrigin PreparedModel::State::cache_origin(std::size_t first, std::size_t count) const {
+    return detail::CacheOrigin{global_chunks(first, count),
+                               [this, first](std::size_t row, std::uint32_t slot) {
+                                   return trace_cache_slot(first * kReductionChunk + row, slot);
+                               }};
+}
+
+std::string PreparedModel::State::trace_cache_slot(std::size_t local, std::uint32_t slot) const {
+    if (!has_precompute) {
+        return {};
+    }
+    // The cache keeps no event data: read the event's chunk again (an error path, once).
+    const std::size_t chunk = local / kReductionChunk;
+    std::string traced;
+    windows->read_chunk(chunk, [&](const EventWindow& window) {
+        std::vector<interp::InputColumn> columns;
+        for (const std::span<const double> column : window.columns) {
+            columns.push_back(interp::InputColumn{column.data(), nullptr});
+        }
+        // The cache is filled in f64 whatever the precision (event_cache.hpp).
+        const interp::Interpreter interpreter = interp::Interpreter::prepare(precompute);
+        const std::optional<interp::NonFiniteOrigin> found = interpreter.diagnose_event(
+            {}, interp::ColumnView{columns, window.events}, local - chunk * kReductionChunk, slot);
+        if (found) {
+            traced = found->description;
+        }
+    });
+    return traced;
+}
+
 namespace {
 
 std::size_t chunks_in(const EventCache& cache) {
@@ -51,7 +84,7 @@ std::vector<double> PreparedModel::State::local_partials(std::span<const double>
     std::vector<double> partials(windows->owned_chunks().size());
     for_each_cache([&](const EventCache& c, std::size_t first) {
         const std::vector<double> part = detail::reduce_partials(
-            *value, params, c, transform, pool.get(), global_chunks(first, chunks_in(c)));
+            *value, params, c, transform, pool.get(), cache_origin(first, chunks_in(c)));
         std::copy(part.begin(), part.end(), partials.begin() + static_cast<std::ptrdiff_t>(first));
     });
     if (partials.empty()) {
@@ -70,7 +103,7 @@ GradientPartials PreparedModel::State::local_gradient_partials(std::span<const d
     partials.gradients.resize(chunks * partials.parameters);
     for_each_cache([&](const EventCache& c, std::size_t first) {
         const GradientPartials part = detail::reduce_gradient_partials(
-            *gradient, params, c, transform, pool.get(), global_chunks(first, chunks_in(c)));
+            *gradient, params, c, transform, pool.get(), cache_origin(first, chunks_in(c)));
         std::copy(part.values.begin(), part.values.end(),
                   partials.values.begin() + static_cast<std::ptrdiff_t>(first));
         std::copy(part.gradients.begin(), part.gradients.end(),
@@ -103,7 +136,8 @@ std::vector<double> PreparedModel::State::weight_partials() const {
 }
 
 std::vector<std::complex<double>>
-PreparedModel::State::evaluate_all(std::span<const double> params) const {
+PreparedModel::State::evaluate_all(std::span<const double> params,
+                                   NonFiniteValues non_finite) const {
     const std::size_t n = windows->local_events();
     std::vector<double> re(n);
     std::vector<double> im(n);
@@ -119,7 +153,9 @@ PreparedModel::State::evaluate_all(std::span<const double> params) const {
         for (std::vector<double>& column : scratch) {
             columns.push_back(interp::OutputColumn{column.data(), nullptr});
         }
-        detail::evaluate_cached(*value, params, c, interp::OutputView{columns}, pool.get());
+        detail::evaluate_cached(*value, params, c, interp::OutputView{columns}, pool.get(),
+                                cache_origin(first, chunks_in(c)),
+                                non_finite == NonFiniteValues::kKeep);
     });
     if (n == 0) {
         (void)value->bind(params);
@@ -132,7 +168,8 @@ PreparedModel::State::evaluate_all(std::span<const double> params) const {
 }
 
 std::complex<double> PreparedModel::State::evaluate_one(std::span<const double> params,
-                                                        std::size_t row) const {
+                                                        std::size_t row,
+                                                        NonFiniteValues non_finite) const {
     double re = 0.0;
     double im = 0.0;
     const std::size_t outputs = value->program().outputs.size();
@@ -141,14 +178,22 @@ std::complex<double> PreparedModel::State::evaluate_one(std::span<const double> 
     for (std::size_t j = 1; j < outputs; ++j) {
         out.push_back(interp::OutputColumn{&scratch[j], nullptr});
     }
+    // Event `at` of cache `c`, whose first chunk is local chunk `first`.
+    const auto run = [&](const EventCache& c, std::size_t at, std::size_t first) {
+        value->bind(params)->run(c.view(), at, 1, out);
+        if (non_finite == NonFiniteValues::kError && !(std::isfinite(re) && std::isfinite(im))) {
+            const double bad = std::isfinite(re) ? im : re;
+            detail::throw_non_finite_output(*value, params, c, detail::BadValue{at, 0, bad},
+                                            cache_origin(first, chunks_in(c)));
+        }
+    };
     if (cache) {
-        value->bind(params)->run(cache->view(), row, 1, out);
+        run(*cache, row, 0);
         return {re, im};
     }
     const std::size_t chunk = row / kReductionChunk;
     windows->read_chunk(chunk, [&](const EventWindow& window) {
-        const EventCache c = build_cache(window);
-        value->bind(params)->run(c.view(), row - chunk * kReductionChunk, 1, out);
+        run(build_cache(window), row - chunk * kReductionChunk, chunk);
     });
     return {re, im};
 }

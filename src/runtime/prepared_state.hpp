@@ -19,6 +19,7 @@
 #include <laddu/runtime/thread_pool.hpp>
 
 #include "chunk_kernel.hpp"
+#include "non_finite.hpp"
 
 namespace laddu::runtime {
 
@@ -58,6 +59,14 @@ struct PreparedModel::State {
     [[nodiscard]] std::span<const std::size_t> global_chunks(std::size_t first,
                                                              std::size_t count) const;
 
+    /// Where the events of a cache of `count` local chunks from `first` come from: their global
+    /// chunks, and a bad cache column traced to the precompute program (trace_cache_slot).
+    [[nodiscard]] detail::CacheOrigin cache_origin(std::size_t first, std::size_t count) const;
+
+    /// Why cache slot `slot` of local event `local` is not finite: the precompute program
+    /// re-run on that event's data (empty without a precompute program, or if it finds nothing).
+    [[nodiscard]] std::string trace_cache_slot(std::size_t local, std::uint32_t slot) const;
+
     /// Local chunk partials of Σ w T(Re f) and of its gradient.
     [[nodiscard]] std::vector<double> local_partials(std::span<const double> params,
                                                      ReductionTransform transform) const;
@@ -67,13 +76,13 @@ struct PreparedModel::State {
     /// Local chunk partials of the weights (compensated, in event order).
     [[nodiscard]] std::vector<double> weight_partials() const;
 
-    /// Every output-0 value of the local events.
-    [[nodiscard]] std::vector<std::complex<double>>
-    evaluate_all(std::span<const double> params) const;
+    /// Every output-0 value of the local events (see PreparedModel::evaluate for `non_finite`).
+    [[nodiscard]] std::vector<std::complex<double>> evaluate_all(std::span<const double> params,
+                                                                 NonFiniteValues non_finite) const;
 
     /// Output 0 of local event `row` (in range).
-    [[nodiscard]] std::complex<double> evaluate_one(std::span<const double> params,
-                                                    std::size_t row) const;
+    [[nodiscard]] std::complex<double> evaluate_one(std::span<const double> params, std::size_t row,
+                                                    NonFiniteValues non_finite) const;
 
     /// The local weights.
     [[nodiscard]] std::vector<double> local_weights() const;

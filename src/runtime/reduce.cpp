@@ -33,8 +33,10 @@ std::size_t chunk_count(std::size_t events) {
 template <ReductionTransform kTransform>
 ChunkResult reduce_values(std::span<const double> values, std::span<const double> weights,
                           std::size_t first_event, bool f32) {
-    if (const std::optional<BadValue> bad = first_bad_value(kTransform, values, first_event)) {
-        return ChunkResult{0.0, bad};
+    if constexpr (kTransform != ReductionTransform::kReal) {
+        if (const std::optional<BadValue> bad = first_bad_value(kTransform, values, first_event)) {
+            return ChunkResult{0.0, bad};
+        }
     }
     LaneSum sum;
     if constexpr (kTransform != ReductionTransform::kLogPositiveReal) {
@@ -56,7 +58,18 @@ ChunkResult reduce_values(std::span<const double> values, std::span<const double
             sum.push_products(weights.subspan(begin, n), std::span<const double>(logs).first(n));
         }
     }
-    return ChunkResult{sum.finish(), std::nullopt};
+    const double partial = sum.finish();
+    if constexpr (kTransform == ReductionTransform::kReal) {
+        // Any non-finite term makes the sum non-finite (w · NaN, 0 · inf and inf - inf are
+        // NaN), so only a failed chunk is scanned.
+        if (!std::isfinite(partial)) {
+            if (const std::optional<BadValue> bad =
+                    first_bad_value(kTransform, values, first_event)) {
+                return ChunkResult{0.0, bad};
+            }
+        }
+    }
+    return ChunkResult{partial, std::nullopt};
 }
 
 ChunkResult reduce_chunk_values(ReductionTransform transform, std::span<const double> values,
@@ -72,6 +85,27 @@ ChunkResult reduce_chunk_values(ReductionTransform transform, std::span<const do
         break;
     }
     return reduce_values<ReductionTransform::kReal>(values, weights, first_event, f32);
+}
+
+// The first event of [first_event, first_event + count) with a non-finite part of an output
+// written to `out` (each column holds the range from index 0).
+std::optional<BadValue> first_non_finite_output(std::span<const interp::OutputColumn> out,
+                                                std::size_t count, std::size_t first_event) {
+    std::optional<BadValue> first;
+    for (std::size_t j = 0; j < out.size(); ++j) {
+        for (const double* part : {out[j].re, out[j].im}) {
+            if (part == nullptr) {
+                continue;
+            }
+            const std::size_t end = first ? first->event - first_event : count;
+            const double* const found =
+                std::find_if_not(part, part + end, [](double v) { return std::isfinite(v); });
+            if (found != part + end) {
+                first = BadValue{first_event + static_cast<std::size_t>(found - part), j, *found};
+            }
+        }
+    }
+    return first;
 }
 
 }  // namespace
@@ -118,37 +152,9 @@ double finish_lanes(std::span<const double> lanes, std::size_t sum) noexcept {
     return LaneSum::from_lanes(at.first<kSumLanes>(), at.last<kSumLanes>()).finish();
 }
 
-std::optional<BadValue> first_bad_value(ReductionTransform transform,
-                                        std::span<const double> values,
-                                        std::size_t first_event) noexcept {
-    if (transform == ReductionTransform::kReal) {
-        return std::nullopt;
-    }
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (!(std::isfinite(values[i]) && values[i] > 0.0)) {
-            return BadValue{first_event + i, values[i]};
-        }
-    }
-    return std::nullopt;
-}
-
-void throw_bad_value(ReductionTransform transform, double value, std::size_t event) {
-    throw EvaluationError(
-        fmt::format("{} reduction requires a positive finite real value, got {} at event {}; check "
-                    "the model (an intensity must be positive wherever there are events)",
-                    transform_name(transform), value, event));
-}
-
-std::size_t global_event(std::span<const std::size_t> global_chunks, std::size_t event) noexcept {
-    if (global_chunks.empty()) {
-        return event;
-    }
-    return global_chunks[event / kReductionChunk] * kReductionChunk + event % kReductionChunk;
-}
-
 std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
                                     const EventCache& cache, ReductionTransform transform,
-                                    ThreadPool* pool, std::span<const std::size_t> global_chunks) {
+                                    ThreadPool* pool, const CacheOrigin& origin) {
     const bool f32 = kernel.precision() == Precision::kF32;
     const std::span<const double> weights = cache.weights();
     std::vector<ChunkResult> results(chunk_count(cache.events()));
@@ -159,8 +165,12 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
             std::array<double, 2 * kSumLanes> lanes{};
             if (worker.kernel->reduce_chunk(cache.view(), begin, count,
                                             weights.subspan(begin, count), fused, lanes)) {
-                results[chunk] = ChunkResult{finish_lanes(lanes, 0), std::nullopt};
-                return;
+                const double partial = finish_lanes(lanes, 0);
+                if (std::isfinite(partial)) {
+                    results[chunk] = ChunkResult{partial, std::nullopt};
+                    return;
+                }
+                // The fused kernel does not say which event: the unfused path finds it.
             }
             // Output 0 is reduced; any other outputs are computed and ignored.
             const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
@@ -171,8 +181,7 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
     partials.reserve(results.size());
     for (const ChunkResult& result : results) {
         if (result.bad) {
-            throw_bad_value(transform, result.bad->value,
-                            global_event(global_chunks, result.bad->event));
+            throw_bad_value(kernel, params, cache, transform, *result.bad, origin);
         }
         partials.push_back(result.partial);
     }
@@ -180,7 +189,9 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
 }
 
 void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
-                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool) {
+                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool,
+                     const CacheOrigin& origin, bool keep_non_finite) {
+    std::vector<std::optional<BadValue>> bad(chunk_count(cache.events()));
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
             const auto [begin, count] = chunk_range(chunk, cache.events());
@@ -190,7 +201,15 @@ void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
                 shifted[j].im = out.columns[j].im != nullptr ? out.columns[j].im + begin : nullptr;
             }
             worker.kernel->run(cache.view(), begin, count, shifted);
+            if (!keep_non_finite) {
+                bad[chunk] = first_non_finite_output(shifted, count, begin);
+            }
         });
+    for (const std::optional<BadValue>& first : bad) {
+        if (first) {
+            throw_non_finite_output(kernel, params, cache, *first, origin);
+        }
+    }
 }
 
 }  // namespace detail

@@ -49,17 +49,25 @@ void check_gradient_program(const ir::Program& program, const EventCache& cache)
     }
 }
 
+bool all_finite(const ChunkResult& result) noexcept {
+    return std::isfinite(result.value) &&
+           std::all_of(result.gradient.begin(), result.gradient.end(),
+                       [](double g) { return std::isfinite(g); });
+}
+
 // Σ w T(v) and Σ w T'(v) ∂v/∂θ_k over one chunk of `count` events whose output j of event i
 // is at columns[j * count + i], each sum in LaneSum's lanes; or the chunk's first event whose
-// value the transform cannot take.
+// value the transform cannot take, or (the sums not finite) its first non-finite output.
 ChunkResult sum_gradient_chunk(ReductionTransform transform, std::span<const double> columns,
                                std::size_t count, std::span<const double> weights,
                                std::size_t first_event, std::size_t parameters) {
     const std::span<const double> values = columns.first(count);
     ChunkResult result;
-    result.bad = first_bad_value(transform, values, first_event);
-    if (result.bad) {
-        return result;
+    if (transform != ReductionTransform::kReal) {
+        result.bad = first_bad_value(transform, values, first_event);
+        if (result.bad) {
+            return result;
+        }
     }
     LaneSum value;
     std::vector<LaneSum> gradient(parameters);
@@ -89,6 +97,10 @@ ChunkResult sum_gradient_chunk(ReductionTransform transform, std::span<const dou
     for (std::size_t k = 0; k < parameters; ++k) {
         result.gradient[k] = gradient[k].finish();
     }
+    if (!all_finite(result)) {
+        // A sum is not finite exactly when a term is: only now look for the event.
+        result.bad = first_non_finite(columns.first((parameters + 1) * count), count, first_event);
+    }
     return result;
 }
 
@@ -96,8 +108,7 @@ ChunkResult sum_gradient_chunk(ReductionTransform transform, std::span<const dou
 
 GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> params,
                                           const EventCache& cache, ReductionTransform transform,
-                                          ThreadPool* pool,
-                                          std::span<const std::size_t> global_chunks) {
+                                          ThreadPool* pool, const CacheOrigin& origin) {
     const ir::Program& program = kernel.program();
     check_gradient_program(program, cache);
     const std::size_t outputs = program.outputs.size();
@@ -118,7 +129,10 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
                 for (std::size_t k = 0; k < parameters; ++k) {
                     result.gradient[k] = finish_lanes(lanes, k + 1);
                 }
-                return;
+                if (all_finite(result)) {
+                    return;
+                }
+                // The fused kernel does not say which event: the unfused path finds it.
             }
             const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
             results[chunk] =
@@ -131,8 +145,7 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     partials.gradients.reserve(n_chunks * parameters);
     for (const ChunkResult& result : results) {
         if (result.bad) {
-            throw_bad_value(transform, result.bad->value,
-                            global_event(global_chunks, result.bad->event));
+            throw_bad_value(kernel, params, cache, transform, *result.bad, origin);
         }
         partials.values.push_back(result.value);
         partials.gradients.insert(partials.gradients.end(), result.gradient.begin(),

@@ -188,8 +188,10 @@ TEST(Reduce, NonPositiveValuesNameTheFirstBadEvent) {
         expect_error<EvaluationError>(
             [&] { (void)reduce(interp, f.params, f.cache, ReductionTransform::kPositiveReal, p); },
             {"PositiveReal reduction", "at event 5000"});
-        // kReal accepts anything.
-        EXPECT_TRUE(std::isnan(reduce(interp, f.params, f.cache, ReductionTransform::kReal, p)));
+        // kReal takes any finite value (0 and negative ones), but not the NaN.
+        expect_error<EvaluationError>(
+            [&] { (void)reduce(interp, f.params, f.cache, ReductionTransform::kReal, p); },
+            {"Real reduction requires a finite real value, got nan at event 9000: input '"});
     }
     f.cache.mutable_re(kAmplitudes)[5000] = 1.0;
     expect_error<EvaluationError>(

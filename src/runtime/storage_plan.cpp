@@ -89,64 +89,82 @@ std::optional<ResidentPlan> resident_cache_plan(std::size_t fixed_per_batch,
     return ResidentPlan{*resident, chunk};
 }
 
-StoragePlan plan_storage(data::MemoryPolicy requested, std::size_t cache_fixed,
-                         std::size_t cache_bpe, std::size_t source_bpe, std::size_t events,
+StoragePlan plan_storage(data::MemoryPolicy requested, const StorageNeeds& needs,
                          std::size_t budget, std::string_view budget_text) {
-    const std::size_t read_bpe = saturating(mul(2, source_bpe));
+    const std::size_t events = needs.events;
+    const std::size_t read_bpe = saturating(mul(2, needs.source_bpe));
+    // Held beside the cache whatever its size: the source stream's decode buffers and the
+    // workers' scratch.
+    const std::size_t overhead = saturating(add(needs.read_buffers, needs.scratch));
     const std::optional<ResidentPlan> resident =
-        resident_cache_plan(cache_fixed, cache_bpe, read_bpe, events, budget);
-    const std::size_t cache_need = saturating(add(mul(cache_bpe, events), cache_fixed));
+        budget < overhead ? std::nullopt
+                          : resident_cache_plan(needs.cache_fixed, needs.cache_bpe, read_bpe,
+                                                events, budget - overhead);
+    const std::size_t cache_need = saturating(add(mul(needs.cache_bpe, events), needs.cache_fixed));
+    const std::string overhead_text =
+        fmt::format("{} of source read buffers and {} of kernel scratch", mib(needs.read_buffers),
+                    mib(needs.scratch));
     const std::size_t whole = chunks_of(events) * kReductionChunk;
     StoragePlan plan;
     if (requested == data::MemoryPolicy::kResident && !resident) {
         throw DataError(fmt::format(
             "the event cache for {} events needs {} ({} bytes per event, plus {} bytes per event "
-            "while reading) but the memory budget is {} ({}); raise the budget "
+            "while reading and {}) but the memory budget is {} ({}); raise the budget "
             "(Execution::memory) or use the streaming or fastest memory policy",
-            events, mib(saturating(add(cache_need, read_bpe))), cache_bpe, read_bpe, mib(budget),
-            budget_text));
+            events, mib(saturating(add(add(cache_need, read_bpe), overhead))), needs.cache_bpe,
+            read_bpe, overhead_text, mib(budget), budget_text));
     }
     if (requested != data::MemoryPolicy::kStreaming && resident) {
         plan.policy = data::MemoryPolicy::kResident;
-        const std::size_t left = budget - std::min(budget, resident->resident_bytes);
+        const std::size_t left =
+            budget - overhead - std::min(budget - overhead, resident->resident_bytes);
         const std::size_t fit = left / std::max<std::size_t>(read_bpe, 1);
         plan.window_events =
             std::min(std::max(fit / kReductionChunk, std::size_t{1}) * kReductionChunk, whole);
-        plan.peak_bytes =
-            saturating(add(resident->resident_bytes, mul(read_bpe, plan.window_events)));
+        plan.peak_bytes = saturating(
+            add(add(resident->resident_bytes, mul(read_bpe, plan.window_events)), overhead));
         plan.decision = fmt::format("resident ({} policy): {} events, {} bytes/event, {} of {} "
-                                    "budget",
-                                    data::memory_policy_name(requested), events, cache_bpe,
-                                    mib(cache_need), mib(budget));
+                                    "budget, with {}",
+                                    data::memory_policy_name(requested), events, needs.cache_bpe,
+                                    mib(cache_need), mib(budget), overhead_text);
         return plan;
     }
-    const std::size_t per_event = saturating(add(read_bpe, cache_bpe));
+    const std::size_t per_event = saturating(add(read_bpe, needs.cache_bpe));
+    const std::size_t fixed = saturating(add(needs.cache_fixed, overhead));
     const std::size_t fit =
-        budget > cache_fixed ? (budget - cache_fixed) / std::max<std::size_t>(per_event, 1) : 0;
+        budget > fixed ? (budget - fixed) / std::max<std::size_t>(per_event, 1) : 0;
     const std::size_t needed = std::min(events, kReductionChunk);
     if (fit < needed) {
+        const std::size_t minimum = saturating(add(mul(per_event, needed), fixed));
+        // Name the remedy for the largest part of the need.
+        std::string remedy;
+        if (needs.read_buffers > needs.scratch &&
+            needs.read_buffers > saturating(mul(per_event, needed))) {
+            remedy = ", or rewrite the Parquet files with smaller data pages";
+        } else if (needs.scratch > saturating(mul(per_event, needed))) {
+            remedy = ", or use fewer threads (Execution::threads)";
+        }
         throw DataError(fmt::format(
             "streaming {} events needs at least {} for one window of {} events ({} bytes per "
-            "event: {} for the cache, {} while reading) but the memory budget is {} ({}); raise "
-            "the budget (Execution::memory)",
-            events, mib(saturating(add(mul(per_event, needed), cache_fixed))), needed, per_event,
-            cache_bpe, read_bpe, mib(budget), budget_text));
+            "event: {} for the cache, {} while reading) with {}, but the memory budget is {} "
+            "({}); raise the budget (Execution::memory) to at least {}{}",
+            events, mib(minimum), needed, per_event, needs.cache_bpe, read_bpe, overhead_text,
+            mib(budget), budget_text, mib(minimum), remedy));
     }
     plan.policy = data::MemoryPolicy::kStreaming;
     plan.window_events = std::min(std::max(fit / kReductionChunk, std::size_t{1}) * kReductionChunk,
                                   std::max(whole, kReductionChunk));
     plan.peak_bytes = saturating(
-        add(mul(per_event, std::min(plan.window_events, std::max(events, std::size_t{1}))),
-            cache_fixed));
+        add(mul(per_event, std::min(plan.window_events, std::max(events, std::size_t{1}))), fixed));
     plan.decision = fmt::format(
         "streaming ({} policy{}): {} events in windows of {} ({} chunks), {} bytes/event "
-        "({} cache + {} reading), peak {} of {} budget",
+        "({} cache + {} reading), {}, peak {} of {} budget",
         data::memory_policy_name(requested),
         requested == data::MemoryPolicy::kFastest
             ? fmt::format(", the cache needs {}", mib(cache_need))
             : std::string(),
-        events, plan.window_events, plan.window_events / kReductionChunk, per_event, cache_bpe,
-        read_bpe, mib(plan.peak_bytes), mib(budget));
+        events, plan.window_events, plan.window_events / kReductionChunk, per_event,
+        needs.cache_bpe, read_bpe, overhead_text, mib(plan.peak_bytes), mib(budget));
     return plan;
 }
 

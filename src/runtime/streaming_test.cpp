@@ -72,13 +72,23 @@ std::string temp_file(const std::string& name) {
 
 class StreamingTest : public ::testing::Test {
 protected:
-    // A budget whose streaming window holds `chunks` reduction chunks.
-    [[nodiscard]] std::size_t budget_for_windows(std::size_t chunks) const {
-        const auto resident = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
-        const MemoryReport& m = resident.memory_report();
-        const std::size_t fixed = m.cache_bytes - m.cache_bytes_per_event * m.events;
+    // A budget whose streaming window holds `chunks` reduction chunks when `data` is prepared
+    // with `execution` (its budget ignored): the cache's fixed part, the source's read buffers
+    // and the workers' scratch, then per event the cache and twice the columns read.
+    [[nodiscard]] std::size_t budget_for_windows(std::size_t chunks, const EventData& data,
+                                                 Execution execution) const {
+        execution.memory = {};
+        const auto probe = PreparedModel::prepare(compiled_, data, execution);
+        const MemoryReport& m = probe.memory_report();
+        const std::size_t fixed = m.cache_bytes - m.cache_bytes_per_event * m.events +
+                                  m.read_buffer_bytes + m.scratch_bytes;
         const std::size_t per_event = 2 * m.source_bytes_per_event + m.cache_bytes_per_event;
         return fixed + per_event * chunks * kReductionChunk + per_event / 2;
+    }
+
+    [[nodiscard]] std::size_t budget_for_windows(std::size_t chunks,
+                                                 std::size_t threads = 1) const {
+        return budget_for_windows(chunks, dataset_, with_threads(threads));
     }
 
     // An extra column the model never reads: streaming must not fetch it.
@@ -97,15 +107,26 @@ TEST(StoragePlan, ResidentCachePlanAccountsForBatchOverheadAndSourcePrefetch) {
     EXPECT_EQ(resident_cache_plan(1, SIZE_MAX, 1, 2, SIZE_MAX), std::nullopt);  // overflow
 }
 
+// 1000 fixed bytes of cache, 100 bytes of cache and 2 × 40 of reading per event, and no read
+// buffers or scratch unless given.
+StorageNeeds toy(std::size_t events, std::size_t read_buffers = 0, std::size_t scratch = 0) {
+    return StorageNeeds{.events = events,
+                        .cache_fixed = 1000,
+                        .cache_bpe = 100,
+                        .source_bpe = 40,
+                        .read_buffers = read_buffers,
+                        .scratch = scratch};
+}
+
 TEST(StoragePlan, PoliciesFollowTheBudget) {
     const std::size_t mib = std::size_t{1} << 20;
     // 100 bytes of cache and 2 × 40 of reading per event; 1e6 events need ~95 MiB resident.
     const StoragePlan fits =
-        plan_storage(MemoryPolicy::kFastest, 1000, 100, 40, 1000000, 512 * mib, "512 MiB");
+        plan_storage(MemoryPolicy::kFastest, toy(1000000), 512 * mib, "512 MiB");
     EXPECT_EQ(fits.policy, MemoryPolicy::kResident);
     EXPECT_NE(fits.decision.find("resident"), std::string::npos) << fits.decision;
     const StoragePlan streams =
-        plan_storage(MemoryPolicy::kFastest, 1000, 100, 40, 1000000, 8 * mib, "8 MiB");
+        plan_storage(MemoryPolicy::kFastest, toy(1000000), 8 * mib, "8 MiB");
     EXPECT_EQ(streams.policy, MemoryPolicy::kStreaming);
     EXPECT_EQ(streams.window_events % kReductionChunk, 0U);
     EXPECT_EQ(streams.window_events, (8 * mib - 1000) / 180 / kReductionChunk * kReductionChunk);
@@ -115,11 +136,11 @@ TEST(StoragePlan, PoliciesFollowTheBudget) {
         << streams.decision;
     // Streaming by request even when resident would fit; windows at most the events.
     const StoragePlan asked =
-        plan_storage(MemoryPolicy::kStreaming, 1000, 100, 40, 5000, 512 * mib, "512 MiB");
+        plan_storage(MemoryPolicy::kStreaming, toy(5000), 512 * mib, "512 MiB");
     EXPECT_EQ(asked.policy, MemoryPolicy::kStreaming);
     EXPECT_EQ(asked.window_events, 2 * kReductionChunk);
     try {
-        (void)plan_storage(MemoryPolicy::kResident, 1000, 100, 40, 1000000, 8 * mib, "8 MiB");
+        (void)plan_storage(MemoryPolicy::kResident, toy(1000000), 8 * mib, "8 MiB");
         FAIL() << "a resident cache beyond the budget was accepted";
     } catch (const DataError& e) {
         const std::string message = e.what();
@@ -127,10 +148,63 @@ TEST(StoragePlan, PoliciesFollowTheBudget) {
         EXPECT_NE(message.find("100 bytes per event"), std::string::npos) << message;
     }
     try {
-        (void)plan_storage(MemoryPolicy::kStreaming, 1000, 100, 40, 1000000, 100000, "100000");
+        (void)plan_storage(MemoryPolicy::kStreaming, toy(1000000), 100000, "100000");
         FAIL() << "a window beyond the budget was accepted";
     } catch (const DataError& e) {
         EXPECT_NE(std::string(e.what()).find("one window of 4096 events"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(StoragePlan, ReadBuffersAndScratchComeOutOfTheBudget) {
+    const std::size_t mib = std::size_t{1} << 20;
+    // 3 MiB of read buffers and 1 MiB of scratch leave 4 MiB for the cache's fixed part and the
+    // windows; the planned peak counts all of it.
+    const StoragePlan plan =
+        plan_storage(MemoryPolicy::kStreaming, toy(1000000, 3 * mib, mib), 8 * mib, "8 MiB");
+    EXPECT_EQ(plan.window_events, (4 * mib - 1000) / 180 / kReductionChunk * kReductionChunk);
+    EXPECT_EQ(plan.peak_bytes, 1000 + 4 * mib + plan.window_events * 180);
+    EXPECT_LE(plan.peak_bytes, 8 * mib);
+    EXPECT_NE(plan.decision.find("3.0 MiB of source read buffers and 1.0 MiB of kernel scratch"),
+              std::string::npos)
+        << plan.decision;
+    // The minimum is one window of a chunk beside them; below it the error names the minimum
+    // and the remedy for the largest part.
+    const std::size_t minimum = 1000 + 4 * mib + kReductionChunk * 180;
+    EXPECT_EQ(plan_storage(MemoryPolicy::kStreaming, toy(1000000, 3 * mib, mib), minimum, "min")
+                  .window_events,
+              kReductionChunk);
+    const auto refusal = [&](std::size_t read_buffers, std::size_t scratch) -> std::string {
+        const std::size_t need = 1000 + read_buffers + scratch + kReductionChunk * 180;
+        try {
+            (void)plan_storage(MemoryPolicy::kStreaming, toy(1000000, read_buffers, scratch),
+                               need - 1, "less");
+        } catch (const DataError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    const std::string pages = refusal(3 * mib, mib);
+    EXPECT_NE(pages.find("needs at least 4.7 MiB for one window of 4096 events"), std::string::npos)
+        << pages;
+    EXPECT_NE(pages.find("raise the budget (Execution::memory) to at least 4.7 MiB"),
+              std::string::npos)
+        << pages;
+    EXPECT_NE(pages.find("smaller data pages"), std::string::npos) << pages;
+    const std::string threads = refusal(mib, 3 * mib);
+    EXPECT_NE(threads.find("use fewer threads"), std::string::npos) << threads;
+    // A resident cache must fit beside them too.
+    const StoragePlan resident =
+        plan_storage(MemoryPolicy::kFastest, toy(5000, 3 * mib, mib), 8 * mib, "8 MiB");
+    EXPECT_EQ(resident.policy, MemoryPolicy::kResident);
+    EXPECT_GE(resident.peak_bytes, 4 * mib + 1000 + std::size_t{5000} * 100);
+    EXPECT_LE(resident.peak_bytes, 8 * mib);
+    try {
+        (void)plan_storage(MemoryPolicy::kResident, toy(5000, 4 * mib, 4 * mib - 400000), 8 * mib,
+                           "8 MiB");
+        FAIL() << "a resident cache beside the read buffers and scratch beyond the budget";
+    } catch (const DataError& e) {
+        EXPECT_NE(std::string(e.what()).find("4.0 MiB of source read buffers"), std::string::npos)
             << e.what();
     }
 }
@@ -139,7 +213,6 @@ TEST_F(StreamingTest, ResidentAndStreamingAreBitIdenticalForOneTwoAndFourThreads
     const Results expected =
         run(PreparedModel::prepare(compiled_, dataset_, with_threads(1)), params_);
     ASSERT_EQ(expected.values.size(), kEvents);
-    const std::size_t budget = budget_for_windows(3);
     for (const std::size_t threads : {1U, 2U, 4U}) {
         const auto resident = PreparedModel::prepare(
             compiled_, EventData(dataset_, MemoryPolicy::kResident), with_threads(threads));
@@ -147,7 +220,7 @@ TEST_F(StreamingTest, ResidentAndStreamingAreBitIdenticalForOneTwoAndFourThreads
         EXPECT_EQ(run(resident, params_), expected) << threads << " threads, resident";
         const auto streaming =
             PreparedModel::prepare(compiled_, EventData(dataset_, MemoryPolicy::kStreaming),
-                                   with_threads(threads, budget));
+                                   with_threads(threads, budget_for_windows(3, threads)));
         EXPECT_FALSE(streaming.is_resident());
         EXPECT_EQ(streaming.memory_report().policy, MemoryPolicy::kStreaming);
         EXPECT_EQ(streaming.memory_report().window_events, 3 * kReductionChunk);
@@ -170,13 +243,13 @@ TEST_F(StreamingTest, StreamedSourcesReChunkTheirBatchesIntoChunkAlignedWindows)
     options.row_group_size = 5003;
     data::write_parquet(dataset_, path, options);
     auto parquet = std::make_shared<data::ParquetSource>(std::vector<std::string>{path});
-    const std::size_t budget = budget_for_windows(2);
     for (const std::shared_ptr<const data::EventSource>& source :
          std::vector<std::shared_ptr<const data::EventSource>>{memory, parquet}) {
         for (const std::size_t threads : {1U, 4U}) {
+            const EventData data = EventData::from_source(source, MemoryPolicy::kStreaming);
             const auto streaming = PreparedModel::prepare(
-                compiled_, EventData::from_source(source, MemoryPolicy::kStreaming),
-                with_threads(threads, budget));
+                compiled_, data,
+                with_threads(threads, budget_for_windows(2, data, with_threads(threads))));
             EXPECT_EQ(streaming.memory_report().window_events, 2 * kReductionChunk);
             EXPECT_EQ(run(streaming, params_), expected) << threads << " threads";
             // Fastest with room for everything caches a source resident.
@@ -187,9 +260,9 @@ TEST_F(StreamingTest, StreamedSourcesReChunkTheirBatchesIntoChunkAlignedWindows)
         }
     }
     // Only the model's columns are read: 4 for k, 1 for x, and the weight.
-    const auto streaming =
-        PreparedModel::prepare(compiled_, EventData::from_source(parquet, MemoryPolicy::kStreaming),
-                               with_threads(1, budget));
+    const EventData data = EventData::from_source(parquet, MemoryPolicy::kStreaming);
+    const auto streaming = PreparedModel::prepare(
+        compiled_, data, with_threads(1, budget_for_windows(2, data, with_threads(1))));
     EXPECT_EQ(streaming.memory_report().source_bytes_per_event, 6 * sizeof(double));
     std::filesystem::remove(path);
 }
@@ -215,11 +288,10 @@ TEST_F(StreamingTest, F32CachesAreFloatAndBitIdenticalResidentStreamedAndAssembl
             dataset_.batch().slice(begin, std::min<std::size_t>(3001, kEvents - begin)));
     }
     auto source = std::make_shared<data::MemorySource>(dataset_.batch().schema_ptr(), batches);
-    const std::size_t budget = budget_for_windows(2);
     for (const std::size_t threads : {1U, 2U}) {
+        const EventData data = EventData::from_source(source, MemoryPolicy::kStreaming);
         const auto streaming = PreparedModel::prepare(
-            compiled_, EventData::from_source(source, MemoryPolicy::kStreaming),
-            f32(threads, budget));
+            compiled_, data, f32(threads, budget_for_windows(2, data, f32(threads))));
         EXPECT_FALSE(streaming.is_resident());
         EXPECT_EQ(run(streaming, params_), expected) << threads << " threads, streaming";
         const auto assembled =
@@ -254,6 +326,67 @@ TEST_F(StreamingTest, FastestStreamsWhenTheCacheDoesNotFitAndResidentRefuses) {
     }
 }
 
+// Issue 21: a file of 2^20-row row groups, as write_parquet and `laddu-cpp generate` write it,
+// was decoded a whole row group at a time (here 48 MiB) beside a plan that counted a window's
+// rows only. A stream now decodes page by page, and the plan counts its read buffers (a page and
+// the dictionary per column) and the workers' scratch: the planned peak is everything the plan
+// causes and stays within the budget, one byte less than the minimum is a DataError naming it,
+// and the results are the resident ones bit for bit.
+TEST_F(StreamingTest, AMillionRowGroupIsStreamedWithinTheBudgetItsPlanCounts) {
+    const std::size_t events = (std::size_t{1} << 20) + 4099;
+    const data::Dataset dataset =
+        laddu::testing::toy_dataset(laddu::testing::toy_events(events, 29));
+    const std::string path = temp_file("million.parquet");
+    data::write_parquet(dataset, path);  // the default options: row groups of 2^20 rows
+    auto parquet = std::make_shared<data::ParquetSource>(std::vector<std::string>{path});
+    ASSERT_EQ(parquet->fragment_sizes(), (std::vector<std::size_t>{std::size_t{1} << 20, 4099}));
+    const EventData data = EventData::from_source(parquet, MemoryPolicy::kStreaming);
+    const std::size_t mib = std::size_t{1} << 20;
+    const auto streaming = PreparedModel::prepare(compiled_, data, with_threads(2, 8 * mib));
+    const MemoryReport& m = streaming.memory_report();
+    EXPECT_EQ(m.policy, MemoryPolicy::kStreaming);
+    const std::size_t row_group = (std::size_t{1} << 20) * m.source_bytes_per_event;
+    EXPECT_GT(m.read_buffer_bytes, 0U);
+    EXPECT_LT(m.read_buffer_bytes, row_group / 8) << "the read buffers follow the pages";
+    EXPECT_GT(m.scratch_bytes, 0U);
+    const std::size_t fixed = m.cache_bytes - m.cache_bytes_per_event * m.events;
+    const std::size_t per_event = 2 * m.source_bytes_per_event + m.cache_bytes_per_event;
+    EXPECT_EQ(m.peak_bytes,
+              fixed + m.read_buffer_bytes + m.scratch_bytes + m.window_events * per_event);
+    EXPECT_LE(m.peak_bytes, 8 * mib);
+    EXPECT_GE(m.window_events, 2 * kReductionChunk);
+    EXPECT_NE(m.decision.find("of source read buffers"), std::string::npos) << m.decision;
+
+    const auto resident = PreparedModel::prepare(compiled_, dataset, with_threads(2));
+    EXPECT_EQ(streaming.reduce(params_, ReductionTransform::kLogPositiveReal),
+              resident.reduce(params_, ReductionTransform::kLogPositiveReal));
+    EXPECT_EQ(streaming.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal),
+              resident.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal));
+
+    // The smallest budget holds one window of one chunk; a byte less is refused, with the need.
+    const std::size_t minimum =
+        fixed + m.read_buffer_bytes + m.scratch_bytes + kReductionChunk * per_event;
+    EXPECT_EQ(PreparedModel::prepare(compiled_, data, with_threads(2, minimum))
+                  .memory_report()
+                  .window_events,
+              kReductionChunk);
+    try {
+        (void)PreparedModel::prepare(compiled_, data, with_threads(2, minimum - 1));
+        FAIL() << "a budget below the minimum was accepted";
+    } catch (const DataError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(
+            message.find(fmt::format("needs at least {:.1f} MiB",
+                                     static_cast<double>(minimum) / static_cast<double>(mib))),
+            std::string::npos)
+            << message;
+        EXPECT_NE(message.find("of source read buffers"), std::string::npos) << message;
+        EXPECT_NE(message.find("raise the budget (Execution::memory)"), std::string::npos)
+            << message;
+    }
+    std::filesystem::remove(path);
+}
+
 TEST_F(StreamingTest, AStreamedNonPositiveValueNamesItsGlobalEvent) {
     const auto compiled = compile::compile_model(
         expr::Model(expr::scalar("x") * expr::parameter("s", {.initial = 1.0})));
@@ -272,7 +405,7 @@ TEST_F(StreamingTest, AStreamedNonPositiveValueNamesItsGlobalEvent) {
     const std::vector<double> params{1.0};
     for (const MemoryPolicy policy : {MemoryPolicy::kResident, MemoryPolicy::kStreaming}) {
         const auto prepared = PreparedModel::prepare(compiled, EventData(data, policy),
-                                                     with_threads(2, budget_for_windows(2)));
+                                                     with_threads(2, budget_for_windows(2, 2)));
         try {
             (void)prepared.reduce(params, ReductionTransform::kLogPositiveReal);
             FAIL() << "a negative value went under the log";
@@ -312,7 +445,9 @@ TEST_F(StreamingTest, CollectiveReductionsEqualOneProcessBitForBit) {
     options.row_group_size = 7001;
     data::write_parquet(dataset_, path, options);
     auto parquet = std::make_shared<data::ParquetSource>(std::vector<std::string>{path});
-    const std::size_t budget = budget_for_windows(1);
+    // Room for one window on every rank (a rank's read buffers are at most the whole file's).
+    const std::size_t budget =
+        budget_for_windows(1, EventData::from_source(parquet), with_threads(2));
     for (const int size : {1, 2, 3}) {
         for (const auto partition :
              {testing::Partition::kContiguous, testing::Partition::kRoundRobin}) {

@@ -2,6 +2,12 @@
 //
 // Cache columns and interpreter workspaces are read lane by lane in vector loops; aligning every
 // column to a cache line keeps loads whole and lets the compiler assume alignment.
+//
+// Large columns are mapped from the system and unmapped when freed, never kept in malloc's
+// heap. A streamed pass allocates and frees window- and batch-sized columns of varying sizes
+// again and again; glibc, which serves blocks up to the size of the largest mapped block it has
+// freed from its heap, would fragment that heap and keep the freed pages resident beyond the
+// memory budget that accounted for every live column (issue 21: +17% of a 64 MiB budget).
 #pragma once
 
 #include <cstddef>
@@ -13,6 +19,16 @@ namespace laddu {
 
 /// Alignment of every SoA column, in bytes (one cache line, two AVX2 registers).
 inline constexpr std::size_t kColumnAlignment = 64;
+
+/// Blocks of at least this many bytes are mapped (mmap) rather than taken from malloc's heap.
+inline constexpr std::size_t kMappedColumnBytes = std::size_t{64} << 10;
+
+/// `bytes` (at least kMappedColumnBytes) of fresh, page-aligned memory from the system;
+/// std::bad_alloc when the system has none.
+[[nodiscard]] void* map_column(std::size_t bytes);
+
+/// Returns a block of map_column(bytes) to the system.
+void unmap_column(void* block, std::size_t bytes) noexcept;
 
 /// A standard allocator that returns kColumnAlignment-aligned blocks.
 template <typename T>
@@ -28,10 +44,17 @@ struct AlignedAllocator {
         if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
             throw std::bad_array_new_length();
         }
+        if (n * sizeof(T) >= kMappedColumnBytes) {
+            return static_cast<T*>(map_column(n * sizeof(T)));
+        }
         return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kColumnAlignment}));
     }
 
-    void deallocate(T* p, std::size_t /*n*/) noexcept {
+    void deallocate(T* p, std::size_t n) noexcept {
+        if (n * sizeof(T) >= kMappedColumnBytes) {
+            unmap_column(p, n * sizeof(T));
+            return;
+        }
         ::operator delete(p, std::align_val_t{kColumnAlignment});
     }
 

@@ -80,6 +80,12 @@ public:
     /// The sizes of the source's natural read units (a ParquetSource's row groups, in global
     /// order), summing to num_events(); the default is one fragment of every event.
     [[nodiscard]] virtual std::vector<std::size_t> fragment_sizes() const;
+
+    /// The most bytes a stream of `plan` holds at once besides the batches it returns (at most
+    /// `plan.chunk_size` events of the projected columns each): decode buffers, whatever the
+    /// chunk size. A memory budget counts them (runtime/storage_plan.hpp). The default is 0: a
+    /// stream that holds nothing but its batches.
+    [[nodiscard]] virtual std::size_t stream_buffer_bytes(const ReadPlan& plan) const;
 };
 
 /// An EventSource over batches already in memory (all of one schema).

@@ -25,6 +25,10 @@
 
 namespace laddu::data {
 
+namespace parquet {
+class ColumnCursor;  // decodes a column chunk page by page (src/data/io/parquet/)
+}  // namespace parquet
+
 /// What to do with a null in a column that is read.
 enum class NullPolicy : unsigned char {
     kError,  ///< a DataError naming the column and row (laddu's default)
@@ -99,6 +103,7 @@ public:
     [[nodiscard]] RawColumn read_column(std::size_t column) const;
 
 private:
+    friend class parquet::ColumnCursor;
     struct Impl;
     explicit ParquetFileReader(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
@@ -132,6 +137,13 @@ public:
 
     /// The rows of every row group of every file, in global order.
     [[nodiscard]] std::vector<std::size_t> fragment_sizes() const override;
+
+    /// The largest dictionary and data page of each projected column (summed over the columns)
+    /// plus the read and decompression buffers of the largest page, over the row groups the
+    /// plan's ranges meet: a stream decodes a row group page by page, a batch at a time, so this
+    /// does not grow with the row-group size. Walks the page headers of those column chunks
+    /// the first time (reading no page body).
+    [[nodiscard]] std::size_t stream_buffer_bytes(const ReadPlan& plan) const override;
 
     /// The number of row groups decoded by this source's streams so far (a diagnostic: shows
     /// that ReadPlan::ranges skip the row groups outside them).

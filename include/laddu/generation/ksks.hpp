@@ -31,7 +31,8 @@ struct KsKsOptions {
 };
 
 /// `events` unweighted flat-phase-space events (deterministic in options.seed). Throws
-/// ModelError for an empty or reversed beam-energy range or a kk_mass_max below threshold.
+/// ModelError for an empty, reversed or infinite beam-energy range, a negative, NaN or
+/// below-threshold kk_mass_max, or a polarisation range outside [0, 1] (or NaN).
 [[nodiscard]] data::Dataset generate_ksks(std::size_t events, const KsKsOptions& options = {});
 
 }  // namespace laddu::generation

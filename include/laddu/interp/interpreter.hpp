@@ -22,7 +22,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <laddu/interp/columns.hpp>
@@ -76,6 +78,13 @@ struct PlanStats {
     std::size_t values_without_reuse = 0;  ///< event-register values before reuse
 };
 
+/// Where the non-finite outputs of one event start (Interpreter::diagnose_event).
+struct NonFiniteOrigin {
+    ir::ValueId value{};                 ///< the instruction whose result is not finite
+    std::optional<std::uint32_t> input;  ///< its input slot, when the event's input itself is bad
+    std::string description;             ///< "solve of a 2x2 matrix is singular", "sqrt(-1) is nan"
+};
+
 /// A prepared program. Immutable after prepare(); thread-safe for concurrent use with one
 /// Workspace per thread.
 class Interpreter {
@@ -114,6 +123,19 @@ public:
     /// parameter count and that `row` < inputs.events.
     [[nodiscard]] std::vector<std::complex<double>>
     evaluate_row(std::span<const double> params, const ColumnView& inputs, std::size_t row) const;
+
+    /// Why event `row` of `inputs` has a non-finite output under `params` (`output` only, when
+    /// given): re-runs that event alone, one instruction at a time with the kernels run_block()
+    /// uses (so the same bits), and walks back from the non-finite outputs to the instruction
+    /// their non-finite values start from: one whose operands are finite but whose result is not
+    /// (an input that is itself not finite counts as such an instruction). Its description
+    /// names the operation and its operand values ("sqrt(-1) is nan", "1 / 0 is inf", "solve of
+    /// a 2x2 matrix is singular: [[1, 2], [2, 4]]"). nullopt when those outputs are finite.
+    /// Checks inputs, parameters and `row` as evaluate_row() does. One event, a fresh workspace:
+    /// meant for error messages, never for a loop over events.
+    [[nodiscard]] std::optional<NonFiniteOrigin>
+    diagnose_event(std::span<const double> params, const ColumnView& inputs, std::size_t row,
+                   std::optional<std::size_t> output = std::nullopt) const;
 
     /// Throws DataError if `inputs` does not match the program's input slots (count, a missing
     /// re pointer, a Complex slot without im).

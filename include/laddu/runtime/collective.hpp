@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -61,5 +62,14 @@ public:
     /// The fingerprint of a check that compares nothing but success.
     static constexpr std::uint64_t kAnyFingerprint = 0;
 };
+
+/// Runs this process's part of a collective step, then check_all: the one error protocol of
+/// every collective step. Whatever `fn` throws (a laddu::Error keeps its kind; any other
+/// exception, std::bad_alloc or not derived from std::exception at all, is reported as an
+/// InternalError with its what()) reaches every process through check_all, so every process
+/// throws the same error and none is left waiting in a later collective. With no collective
+/// (nullptr) it only runs `fn`. `fingerprint` is check_all's.
+void collectively(const Collective* collective, const std::function<void()>& fn,
+                  std::uint64_t fingerprint = Collective::kAnyFingerprint);
 
 }  // namespace laddu::runtime

@@ -111,6 +111,13 @@ public:
     memory_estimate(const ir::Program& evaluate, std::size_t events,
                     interp::Precision storage = interp::Precision::kF64) noexcept;
 
+    /// The most bytes one worker of build() holds besides the cache: the precompute
+    /// interpreter's workspace, its output columns and, for float storage, a double block per
+    /// slot. (Prepares the precompute program's interpreter to measure its workspace.)
+    [[nodiscard]] static std::size_t build_worker_bytes(const ir::Program& precompute,
+                                                        const ir::Program& evaluate,
+                                                        interp::Precision storage);
+
     EventCache(EventCache&&) noexcept = default;
     EventCache& operator=(EventCache&&) noexcept = default;
     EventCache(const EventCache&) = delete;

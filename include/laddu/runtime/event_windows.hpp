@@ -61,6 +61,11 @@ public:
     /// four-momentum, 1 per scalar) plus 8 for the weight.
     [[nodiscard]] std::size_t source_bytes_per_event() const noexcept { return source_bpe_; }
 
+    /// The most bytes a read of the local events holds besides its batches: the source's
+    /// decode buffers (EventSource::stream_buffer_bytes for the projection and the owned
+    /// ranges); 0 for a resident dataset or no local events. Computed when opened.
+    [[nodiscard]] std::size_t read_buffer_bytes() const noexcept { return read_buffers_; }
+
     /// True when the events are a resident dataset (windows are views, nothing is read).
     [[nodiscard]] bool is_resident() const noexcept { return resident_ != nullptr; }
 
@@ -82,6 +87,9 @@ private:
     // DataError naming the first event of `window` whose weight is not finite.
     void check_weights(const EventWindow& window) const;
 
+    // The read of every owned event: the projection and the owned ranges.
+    [[nodiscard]] data::ReadPlan read_plan() const;
+
     void stream(std::vector<data::EventRange> ranges, std::size_t first_chunk,
                 std::size_t window_events, const std::function<void(const EventWindow&)>& fn) const;
 
@@ -95,6 +103,7 @@ private:
     std::size_t global_events_ = 0;
     std::size_t local_events_ = 0;
     std::size_t source_bpe_ = 0;
+    std::size_t read_buffers_ = 0;
 };
 
 }  // namespace laddu::runtime

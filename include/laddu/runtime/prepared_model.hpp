@@ -21,6 +21,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,12 +44,22 @@ struct MemoryReport {
     std::size_t cache_bytes = 0;   ///< the estimate for the whole (local) cache
     std::size_t cache_bytes_per_event = 0;
     std::size_t source_bytes_per_event = 0;  ///< of the columns read (4 per p4, scalars, weight)
-    std::size_t events = 0;                  ///< local events (this process's)
+    /// A source read's decode buffers (EventSource::stream_buffer_bytes; 0 for a dataset)
+    std::size_t read_buffer_bytes = 0;
+    std::size_t scratch_bytes = 0;  ///< every worker's kernel scratch during a pass
+    std::size_t events = 0;         ///< local events (this process's)
     data::MemoryPolicy requested = data::MemoryPolicy::kFastest;  ///< the data's policy
     data::MemoryPolicy policy = data::MemoryPolicy::kResident;    ///< decided: resident/streaming
     std::size_t window_events = 0;  ///< events per streaming window (or per source read)
-    std::size_t peak_bytes = 0;     ///< estimated peak of cache and reads
-    std::string decision;           ///< what was decided and why, with the numbers
+    /// estimated peak of cache, reads, read buffers and scratch (at most the budget)
+    std::size_t peak_bytes = 0;
+    std::string decision;  ///< what was decided and why, with the numbers
+};
+
+/// What PreparedModel::evaluate() and evaluate_row() do with a value that is not finite.
+enum class NonFiniteValues : std::uint8_t {
+    kError,  ///< an EvaluationError naming the first such event and what made it (the default)
+    kKeep,   ///< return it (variables for selections and binning, where NaN is in no bin)
 };
 
 /// A compiled model with its event cache (resident or streamed) over one set of events.
@@ -85,11 +96,14 @@ public:
     [[nodiscard]] const std::vector<std::string>& parameter_names() const noexcept;
 
     /// Σ_i w_i · T(Re f_i) over every process's events. Throws EvaluationError for a wrong
-    /// parameter count or a value T cannot take (naming the global event index; under a
-    /// collective, the first such event of the lowest failing process). Collective call.
+    /// parameter count or a value T cannot take, a non-finite one under any T (naming the
+    /// global event index and, for a non-finite value, the operation it comes from, e.g. "solve
+    /// of a 2x2 matrix is singular"; under a collective, the first such event of the lowest
+    /// failing process, on every process). Collective call.
     [[nodiscard]] double reduce(std::span<const double> params, ReductionTransform transform) const;
 
-    /// reduce() and its exact gradient with respect to the free parameters. Collective call.
+    /// reduce() and its exact gradient with respect to the free parameters; a non-finite
+    /// gradient component is an EvaluationError as a non-finite value is. Collective call.
     [[nodiscard]] ReductionEvaluation reduce_with_gradient(std::span<const double> params,
                                                            ReductionTransform transform) const;
 
@@ -103,14 +117,18 @@ public:
     [[nodiscard]] GradientPartials reduce_gradient_partials(std::span<const double> params,
                                                             ReductionTransform transform) const;
 
-    /// The model value of every local event, in local order (streaming: one pass). Not a
-    /// collective call.
-    [[nodiscard]] std::vector<std::complex<double>> evaluate(std::span<const double> params) const;
+    /// The model value of every local event, in local order (streaming: one pass). Under
+    /// NonFiniteValues::kError a value that is not finite is an EvaluationError naming the
+    /// first such event (global index) and what made it. Not a collective call.
+    [[nodiscard]] std::vector<std::complex<double>>
+    evaluate(std::span<const double> params,
+             NonFiniteValues non_finite = NonFiniteValues::kError) const;
 
-    /// The model value of local event `row` (DataError when out of range); streaming re-reads
-    /// only the chunk holding it.
-    [[nodiscard]] std::complex<double> evaluate_row(std::span<const double> params,
-                                                    std::size_t row) const;
+    /// The model value of local event `row` (DataError when out of range; non-finite values as
+    /// for evaluate()); streaming re-reads only the chunk holding it.
+    [[nodiscard]] std::complex<double>
+    evaluate_row(std::span<const double> params, std::size_t row,
+                 NonFiniteValues non_finite = NonFiniteValues::kError) const;
 
     /// True when the event cache is held in memory (memory_report().policy is kResident).
     [[nodiscard]] bool is_resident() const noexcept;

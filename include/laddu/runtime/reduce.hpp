@@ -41,9 +41,11 @@ static_assert(kReductionChunk % interp::kBlockSize == 0, "chunks hold whole bloc
 
 /// The per-chunk partial sums Σ_{i in chunk c} w_i · T(Re f_i), chunk c covering events
 /// [c · kReductionChunk, min((c + 1) · kReductionChunk, events)). Throws EvaluationError for a
-/// wrong parameter count, or (kPositiveReal, kLogPositiveReal) for the first event, in event
-/// order, whose Re f is not positive and finite, naming its index and value; DataError if
-/// `cache` was built for another program. `pool` may be nullptr (serial).
+/// wrong parameter count, or for the first event, in event order, whose Re f is not finite
+/// (or, under kPositiveReal and kLogPositiveReal, not positive), naming its index and value
+/// and, for a non-finite value, the operation it comes from (Interpreter::diagnose_event:
+/// "solve of a 2x2 matrix is singular", "sqrt(-1) is nan"); DataError if `cache` was built
+/// for another program. `pool` may be nullptr (serial).
 [[nodiscard]] std::vector<double>
 reduce_partials(const interp::Interpreter& interp, std::span<const double> params,
                 const EventCache& cache, ReductionTransform transform, ThreadPool* pool = nullptr);
@@ -65,7 +67,8 @@ evaluate_cached_row(const interp::Interpreter& interp, std::span<const double> p
 
 /// Evaluates every event of `cache` into `out` (one column per output, each with
 /// cache.events() entries). Same errors as evaluate_cached_row() plus DataError for a
-/// malformed `out`.
+/// malformed `out`, and EvaluationError for the first event with a non-finite output, naming
+/// it and what made it (as reduce_partials()).
 void evaluate_cached(const interp::Interpreter& interp, std::span<const double> params,
                      const EventCache& cache, const interp::OutputView& out,
                      ThreadPool* pool = nullptr);

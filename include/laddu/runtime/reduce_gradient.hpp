@@ -37,8 +37,9 @@ struct GradientPartials {
 
 /// The per-chunk partials of value and gradient. `gradient_interp` runs a gradient program
 /// whose outputs 1..P are Real; its inputs must match the cache's slots (DataError otherwise).
-/// Throws EvaluationError as reduce() does (wrong parameter count, the first non-positive or
-/// non-finite value under kPositiveReal / kLogPositiveReal, with its event index).
+/// Throws EvaluationError as reduce() does (wrong parameter count, the first non-finite value,
+/// or non-positive one under kPositiveReal / kLogPositiveReal, with its event index), and for
+/// the first event with a non-finite gradient component.
 [[nodiscard]] GradientPartials reduce_gradient_partials(const interp::Interpreter& gradient_interp,
                                                         std::span<const double> params,
                                                         const EventCache& cache,

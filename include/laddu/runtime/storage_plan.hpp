@@ -3,13 +3,19 @@
 //
 // Accounting, per process and in bytes: the cache is a fixed part plus cache_bpe per event
 // (EventCache::memory_estimate); reading a source costs 2 × source_bpe per event in flight
-// (the decoded batch plus the staging copy it is re-chunked into: the seed's factor 2).
+// (the batch the source returns plus the staging copy it is re-chunked into: the seed's factor
+// 2) and the source stream's own decode buffers, read_buffers (EventSource::
+// stream_buffer_bytes: a Parquet stream's largest pages and dictionaries, whatever its row
+// groups); every worker of a pass holds kernel scratch, together `scratch`. The fixed
+// overhead is read_buffers + scratch.
 //   resident   fits when resident_cache_plan(cache_fixed, cache_bpe, 2·source_bpe, events,
-//              budget) exists; its source reads then use windows of the remaining budget.
+//              budget - overhead) exists; its source reads then use windows of the rest.
 //   streaming  windows of W events, W the largest multiple of kReductionChunk with
-//              cache_fixed + W·(2·source_bpe + cache_bpe) <= budget (at least one chunk,
-//              else a DataError), at most the events rounded up to whole chunks.
+//              cache_fixed + overhead + W·(2·source_bpe + cache_bpe) <= budget (at least one
+//              chunk, else a DataError naming that minimum and what it is made of), at most
+//              the events rounded up to whole chunks.
 //   fastest    resident when it fits, else streaming.
+// The plan's peak_bytes is that whole sum, so peak_bytes <= budget whenever a plan is made.
 #pragma once
 
 #include <cstddef>
@@ -39,21 +45,29 @@ struct ResidentPlan {
                                                               std::size_t events,
                                                               std::size_t available) noexcept;
 
+/// What a prepare needs, in bytes, for plan_storage.
+struct StorageNeeds {
+    std::size_t events = 0;        ///< local events
+    std::size_t cache_fixed = 0;   ///< the cache's fixed part (EventCache::memory_estimate(.., 0))
+    std::size_t cache_bpe = 0;     ///< cache bytes per event
+    std::size_t source_bpe = 0;    ///< bytes per event of the columns read, weight included
+    std::size_t read_buffers = 0;  ///< a source stream's decode buffers (stream_buffer_bytes)
+    std::size_t scratch = 0;       ///< every worker's kernel scratch during a pass
+};
+
 /// What a prepare decided.
 struct StoragePlan {
     data::MemoryPolicy policy = data::MemoryPolicy::kResident;  ///< kResident or kStreaming
     std::size_t window_events = 0;  ///< events per cache window (streaming) or source read
-    std::size_t peak_bytes = 0;     ///< estimated peak of cache plus reads
+    std::size_t peak_bytes = 0;     ///< estimated peak: cache, reads, read buffers and scratch
     std::string decision;           ///< why, with the numbers
 };
 
-/// Decides where the cache of `events` events lives under `requested` and `budget` bytes
+/// Decides where the cache of `needs.events` events lives under `requested` and `budget` bytes
 /// (`budget_text` names it in messages, e.g. "512 MiB"). Throws DataError, naming the budget,
-/// the need and the bytes per event, for kResident when the cache does not fit and when not
-/// even one window of kReductionChunk events fits for streaming.
-[[nodiscard]] StoragePlan plan_storage(data::MemoryPolicy requested, std::size_t cache_fixed,
-                                       std::size_t cache_bpe, std::size_t source_bpe,
-                                       std::size_t events, std::size_t budget,
-                                       std::string_view budget_text);
+/// the need (its parts) and the bytes per event, for kResident when the cache does not fit and
+/// when not even one window of kReductionChunk events fits for streaming.
+[[nodiscard]] StoragePlan plan_storage(data::MemoryPolicy requested, const StorageNeeds& needs,
+                                       std::size_t budget, std::string_view budget_text);
 
 }  // namespace laddu::runtime

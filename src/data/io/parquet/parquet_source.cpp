@@ -1,14 +1,21 @@
 // ParquetSource: several files and row groups as one stream of EventBatch chunks.
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <filesystem>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <laddu/base/error.hpp>
 #include <laddu/data/parquet.hpp>
 
 #include "../../range_cursor.hpp"
+#include "column_cursor.hpp"
 #include <glob.h>
 
 namespace laddu::data {
@@ -16,7 +23,11 @@ namespace laddu::data {
 std::vector<std::string> expand_paths(std::span<const std::string> patterns) {
     std::vector<std::string> out;
     for (const std::string& pattern : patterns) {
-        if (pattern.find_first_of("*?[") == std::string::npos) {
+        // A path that names an existing file is that file, even when it contains glob
+        // characters (`run[3].parquet`); only a path that names nothing is a pattern.
+        std::error_code ignored;
+        if (pattern.find_first_of("*?[") == std::string::npos ||
+            std::filesystem::exists(pattern, ignored)) {
             out.push_back(pattern);
             continue;
         }
@@ -99,6 +110,35 @@ void check_skipped_columns(const ParquetFileReader& reader, const SchemaInferenc
     }
 }
 
+std::vector<std::string> sorted(std::vector<std::string> names) {
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// The same four-momenta, scalars and weight, in any column order (each file is read by name).
+bool same_columns(const Schema& a, const Schema& b) {
+    return a.has_weight() == b.has_weight() && sorted(a.p4_names()) == sorted(b.p4_names()) &&
+           sorted(a.scalar_names()) == sorted(b.scalar_names());
+}
+
+// " (no column 'p4_0_Py' here; ...)": the physical columns one schema reads and the other lacks.
+std::string column_difference(const Schema& first, const Schema& here) {
+    const std::vector<std::string> a = sorted(first.physical_columns());
+    const std::vector<std::string> b = sorted(here.physical_columns());
+    std::vector<std::string> missing;
+    std::vector<std::string> extra;
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(missing));
+    std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(extra));
+    std::vector<std::string> parts;
+    if (!missing.empty()) {
+        parts.push_back(fmt::format("no column '{}' here", fmt::join(missing, "', '")));
+    }
+    if (!extra.empty()) {
+        parts.push_back(fmt::format("column '{}' only here", fmt::join(extra, "', '")));
+    }
+    return parts.empty() ? std::string() : fmt::format(" ({})", fmt::join(parts, "; "));
+}
+
 /// The opened files behind a ParquetSource, shared with its streams.
 struct SourceState {
     std::vector<std::string> paths;
@@ -107,8 +147,14 @@ struct SourceState {
     std::vector<OpenFile> files;
     std::uint64_t num_events = 0;
     mutable std::atomic<std::uint64_t> fragments_decoded{0};
+    /// The page sizes of each (file, row group, column) chunk walked so far.
+    mutable std::mutex pages_mutex;
+    mutable std::map<std::array<std::size_t, 3>, parquet::ChunkPages> pages;
 };
 
+// Reads each (file, row group) fragment a batch at a time through one ColumnCursor per
+// projected column, so a large row group is never decoded whole: between batches the stream
+// holds each column's dictionary and undelivered page, and one set of PageBuffers.
 class ParquetStream final : public BatchStream {
 public:
     ParquetStream(std::shared_ptr<const SourceState> impl, std::shared_ptr<const Schema> projected,
@@ -118,17 +164,20 @@ public:
 
     std::optional<EventBatch> next() override {
         while (true) {
-            if (current_) {
-                const auto piece =
-                    cursor_.next_piece(start_ + row_, start_ + current_->size(), chunk_);
+            if (open_) {
+                const auto piece = cursor_.next_piece(start_ + row_, start_ + rows_, chunk_);
                 if (piece) {
                     const auto first = static_cast<std::size_t>(piece->first - start_);
                     const auto count = static_cast<std::size_t>(piece->second);
+                    for (parquet::ColumnCursor& column : columns_) {
+                        column.skip(first - row_, buffers_);
+                    }
                     row_ = first + count;
-                    return current_->slice(first, count);
+                    return read_rows(count);
                 }
-                start_ += current_->size();
-                current_.reset();
+                start_ += rows_;
+                columns_.clear();
+                open_ = false;
             }
             if (!load_next_fragment()) {
                 return std::nullopt;
@@ -137,9 +186,12 @@ public:
     }
 
 private:
-    // Decodes the next (file, row group) fragment that overlaps the plan's ranges (skipping the
+    // Opens the next (file, row group) fragment that overlaps the plan's ranges (skipping the
     // others unread); false when none is left.
     bool load_next_fragment();
+
+    // The next `count` rows of the open fragment.
+    EventBatch read_rows(std::size_t count);
 
     std::shared_ptr<const SourceState> impl_;
     std::shared_ptr<const Schema> projected_;
@@ -148,10 +200,31 @@ private:
     detail::RangeCursor cursor_;
     std::size_t file_ = 0;
     std::size_t group_ = 0;
-    std::optional<EventBatch> current_;
-    std::size_t row_ = 0;
-    std::uint64_t start_ = 0;  ///< global index of the next fragment's (or current_'s) first row
+    bool open_ = false;                           ///< a fragment is open
+    std::vector<parquet::ColumnCursor> columns_;  ///< its projected columns, in batch order
+    parquet::PageBuffers buffers_;
+    std::size_t rows_ = 0;     ///< rows of the open fragment
+    std::size_t row_ = 0;      ///< rows of it read or skipped
+    std::uint64_t start_ = 0;  ///< global index of the next (or open) fragment's first row
 };
+
+// The physical columns a stream of `projected` reads, in batch order (p4 components, scalars,
+// the weight when the schema has one).
+std::vector<std::string> projected_columns(const Schema& projected) {
+    std::vector<std::string> names;
+    for (std::size_t p = 0; p < projected.n_p4s(); ++p) {
+        for (const std::string& name : projected.p4_columns(p)) {
+            names.push_back(name);
+        }
+    }
+    for (std::size_t s = 0; s < projected.n_scalars(); ++s) {
+        names.push_back(projected.scalar_column(s));
+    }
+    if (projected.has_weight()) {
+        names.push_back(projected.weight_column());
+    }
+    return names;
+}
 
 bool ParquetStream::load_next_fragment() {
     while (file_ < impl_->files.size() && !cursor_.done(start_)) {
@@ -168,30 +241,27 @@ bool ParquetStream::load_next_fragment() {
             continue;
         }
         impl_->fragments_decoded.fetch_add(1, std::memory_order_relaxed);
-        std::vector<AlignedVector<double>> columns;
-        columns.reserve(projected_->n_batch_columns());
-        const auto read = [&](const std::string& name) {
-            AlignedVector<double>& column = columns.emplace_back(rows);
-            file.reader->read_column_chunk(group, file.index.at(name), column, nulls_);
-        };
-        for (std::size_t p = 0; p < projected_->n_p4s(); ++p) {
-            for (const std::string& name : projected_->p4_columns(p)) {
-                read(name);
-            }
+        for (const std::string& name : projected_columns(*projected_)) {
+            columns_.emplace_back(*file.reader, group, file.index.at(name), nulls_);
         }
-        for (std::size_t s = 0; s < projected_->n_scalars(); ++s) {
-            read(projected_->scalar_column(s));
-        }
-        if (projected_->has_weight()) {
-            read(projected_->weight_column());
-        } else {
-            columns.emplace_back(rows, 1.0);
-        }
-        current_ = EventBatch(projected_, std::move(columns));
+        open_ = true;
+        rows_ = rows;
         row_ = 0;
         return true;
     }
     return false;
+}
+
+EventBatch ParquetStream::read_rows(std::size_t count) {
+    std::vector<AlignedVector<double>> columns;
+    columns.reserve(projected_->n_batch_columns());
+    for (parquet::ColumnCursor& column : columns_) {
+        column.read(columns.emplace_back(count), buffers_);
+    }
+    if (!projected_->has_weight()) {
+        columns.emplace_back(count, 1.0);
+    }
+    return EventBatch(projected_, std::move(columns));
 }
 
 }  // namespace
@@ -206,10 +276,19 @@ ParquetSource::ParquetSource(std::vector<std::string> patterns, ParquetReadOptio
         const std::string& path = impl_->paths[f];
         OpenFile file;
         file.reader = std::make_shared<const ParquetFileReader>(ParquetFileReader::open(path));
+        // Every file's own columns decide its schema, so the result cannot depend on the order
+        // of the files (a weight column in the second file only is an error, not ignored).
+        check_skipped_columns(*file.reader, impl_->options.schema);
+        Schema schema = Schema::infer(column_infos(*file.reader), impl_->options.schema);
         if (f == 0) {
-            impl_->schema = std::make_shared<Schema>(
-                Schema::infer(column_infos(*file.reader), impl_->options.schema));
-            check_skipped_columns(*file.reader, impl_->options.schema);
+            impl_->schema = std::make_shared<Schema>(std::move(schema));
+        } else if (!same_columns(schema, *impl_->schema)) {
+            throw DataError(fmt::format("Parquet file '{}' has schema {}, but the first file '{}' "
+                                        "has {}{}; all files of a dataset must have the same "
+                                        "four-momenta, scalars and weight column",
+                                        path, schema.describe(), impl_->paths.front(),
+                                        impl_->schema->describe(),
+                                        column_difference(*impl_->schema, schema)));
         }
         for (const std::string& name : impl_->schema->physical_columns()) {
             const auto index = file.reader->column_index(name);
@@ -263,6 +342,46 @@ std::vector<std::size_t> ParquetSource::fragment_sizes() const {
         }
     }
     return sizes;
+}
+
+std::size_t ParquetSource::stream_buffer_bytes(const ReadPlan& plan) const {
+    check_read_plan(plan, impl_->num_events);
+    const std::vector<std::string> names = projected_columns(impl_->schema->project(plan.columns));
+    // Each column's cursor holds its largest page and dictionary; the stream's PageBuffers
+    // hold what the largest page of any column needs.
+    std::vector<parquet::ChunkPages> columns(names.size());
+    parquet::ChunkPages largest;
+    detail::RangeCursor ranges(plan.ranges, impl_->num_events);
+    std::uint64_t start = 0;
+    const std::lock_guard lock(impl_->pages_mutex);
+    for (std::size_t f = 0; f < impl_->files.size(); ++f) {
+        const OpenFile& file = impl_->files[f];
+        for (std::size_t group = 0; group < file.reader->num_row_groups(); ++group) {
+            const std::uint64_t rows = file.reader->row_group_rows(group);
+            if (ranges.overlaps(start, start + rows)) {
+                for (std::size_t c = 0; c < names.size(); ++c) {
+                    const std::size_t column = file.index.at(names[c]);
+                    auto [at, walk] = impl_->pages.try_emplace({f, group, column});
+                    if (walk) {
+                        try {
+                            at->second = parquet::ColumnCursor::pages(*file.reader, group, column);
+                        } catch (...) {
+                            impl_->pages.erase(at);
+                            throw;
+                        }
+                    }
+                    columns[c].merge(at->second);
+                    largest.merge(at->second);
+                }
+            }
+            start += rows;
+        }
+    }
+    std::size_t bytes = parquet::page_buffer_bytes(largest);
+    for (const parquet::ChunkPages& column : columns) {
+        bytes += parquet::cursor_bytes(column);
+    }
+    return bytes;
 }
 
 std::uint64_t ParquetSource::fragments_decoded() const noexcept {

@@ -170,7 +170,52 @@ TEST(Parquet, FilesMustShareTheSchema) {
     const ParquetWriteColumn columns[] = {{"beam_e", ColumnType::kFloat64, x}};
     write_parquet_columns(dir.file("b.parquet"), columns);
     EXPECT_THAT(data_error([&] { static_cast<void>(read_parquet(dir.file("*.parquet"))); }),
-                HasSubstr("has no column 'beam_px', which the first file"));
+                HasSubstr("(no column 'beam_px', 'beam_py', 'beam_pz'"));
+}
+
+// Whether a weight column is used cannot depend on the order of the files.
+TEST(Parquet, AWeightColumnInOnlySomeFilesIsAnErrorInEitherOrder) {
+    const ScratchDir dir;
+    const std::vector<double> x = {1, 2};
+    const std::vector<double> w = {0.5, -1.0};
+    const ParquetWriteColumn weighted[] = {{"x", ColumnType::kFloat64, x},
+                                           {"weight", ColumnType::kFloat64, w}};
+    const ParquetWriteColumn unweighted[] = {{"x", ColumnType::kFloat64, x}};
+    write_parquet_columns(dir.file("a.parquet"), weighted);
+    write_parquet_columns(dir.file("b.parquet"), unweighted);
+    const std::string forward[] = {dir.file("a.parquet"), dir.file("b.parquet")};
+    const std::string backward[] = {dir.file("b.parquet"), dir.file("a.parquet")};
+    EXPECT_THAT(data_error([&] { static_cast<void>(read_parquet(forward)); }),
+                HasSubstr("no weight, but the first file"));
+    EXPECT_THAT(data_error([&] { static_cast<void>(read_parquet(backward)); }),
+                HasSubstr("has schema p4s [], scalars [x], weight, but the first file"));
+}
+
+TEST(Parquet, FilesMayOrderTheirColumnsDifferently) {
+    const ScratchDir dir;
+    const std::vector<double> x = {1, 2};
+    const std::vector<double> y = {3, 4};
+    const ParquetWriteColumn xy[] = {{"x", ColumnType::kFloat64, x},
+                                     {"y", ColumnType::kFloat64, y}};
+    const ParquetWriteColumn yx[] = {{"y", ColumnType::kFloat64, x},
+                                     {"x", ColumnType::kFloat64, y}};
+    write_parquet_columns(dir.file("a.parquet"), xy);
+    write_parquet_columns(dir.file("b.parquet"), yx);
+    const Dataset d = read_parquet(dir.file("*.parquet"));
+    ASSERT_EQ(d.size(), 4U);
+    EXPECT_EQ(d.column("x")[2], 3.0);
+    EXPECT_EQ(d.column("y")[2], 1.0);
+}
+
+// A path naming an existing file is opened as is, even with glob characters in it.
+TEST(Parquet, AnExistingPathWithGlobCharactersIsOpenedLiterally) {
+    const ScratchDir dir;
+    const Dataset d = events(4);
+    write_parquet(d, dir.file("run[3].parquet"));
+    expect_same(d, read_parquet(dir.file("run[3].parquet")), false);
+    write_parquet(d, dir.file("run3.parquet"));
+    // No file has this name, so it is a pattern: its class [3] matches run3.parquet only.
+    expect_same(d, read_parquet(dir.file("run[3].parq*")), false);
 }
 
 TEST(Parquet, NullsAreAnErrorNamingColumnAndRowOrNan) {

@@ -1,8 +1,8 @@
 // The K-matrix closure test: data and accepted MC generated from the benchmark model at known
-// couplings (fit/kmatrix_toy.hpp), an extended-NLL fit from a perturbed start recovers every free
-// coupling within 3σ, and at the minimum the fitted projection's total yield over the accepted
-// MC equals the data yield (θ·∇ = 2(Σ_acc w I − N_w) = 0 for an intensity quadratic in every
-// free parameter, as laddu's generation_fit test).
+// couplings (tests/support/kmatrix_toy.hpp), an extended-NLL fit from a perturbed start recovers
+// every free coupling within 3σ, and at the minimum the fitted projection's total yield over the
+// accepted MC equals the data yield (θ·∇ = 2(Σ_acc w I − N_w) = 0 for an intensity quadratic in
+// every free parameter, as laddu's generation_fit test).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -14,12 +14,18 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/fit/fit.hpp>
-#include <laddu/fit/kmatrix_toy.hpp>
 #include <laddu/likelihood/likelihood.hpp>
 #include <laddu/likelihood/nll.hpp>
 
-namespace laddu::fit {
+#include "kmatrix_toy.hpp"
+
+namespace laddu::testing {
 namespace {
+
+using fit::fit;
+using fit::FitOptions;
+using fit::FitResult;
+using fit::Method;
 
 std::vector<std::uint64_t> bits(std::span<const double> values) {
     std::vector<std::uint64_t> out;
@@ -128,4 +134,4 @@ TEST(KMatrixClosure, ConventionsFlipExactSymmetriesOnly) {
 }
 
 }  // namespace
-}  // namespace laddu::fit
+}  // namespace laddu::testing

@@ -1,5 +1,5 @@
-// laddu/fit/kmatrix_toy.hpp: the K-matrix closure toy shared by the closure test, the pull study
-// (bench/pull_study.cpp), the fit benchmark and the demo.
+// tests/support/kmatrix_toy.hpp (tests and benchmarks): the K-matrix closure toy shared by the
+// closure test (tests/integration), the pull study (bench/pull_study.cpp) and the fit benchmark.
 //
 // The model is laddu's K-matrix benchmark (amplitudes::kmatrix_benchmark_model, waves tagged)
 // with ten couplings free: f0(980)+ re (its im is fixed at 0 by the benchmark, fixing the
@@ -16,11 +16,11 @@
 // depend on the thread count.
 //
 // Example:
-//   const fit::KMatrixToy toy = fit::make_kmatrix_toy({.events = 2000, .mc = 20000, .seed = 3});
-//   likelihood::Likelihood total;
+//   const testing::KMatrixToy toy = testing::make_kmatrix_toy({.events = 2000, .mc = 20000, .seed =
+//   3}); likelihood::Likelihood total;
 //   total.add(std::make_shared<likelihood::ExtendedNLL>(toy.model, toy.data, toy.accepted));
-//   fit::FitResult result = fit::fit(total, fit::kmatrix_toy_start(toy, 3));
-//   fit::apply_kmatrix_toy_conventions(result);
+//   fit::FitResult result = fit::fit(total, testing::kmatrix_toy_start(toy, 3));
+//   testing::apply_kmatrix_toy_conventions(result);
 #pragma once
 
 #include <cstddef>
@@ -34,7 +34,7 @@
 #include <laddu/fit/fit.hpp>
 #include <laddu/runtime/execution.hpp>
 
-namespace laddu::fit {
+namespace laddu::testing {
 
 /// Options of make_kmatrix_toy().
 struct KMatrixToyOptions {
@@ -75,6 +75,6 @@ struct KMatrixToy {
 /// the S- wave (f0(980)- re >= 0) and of every positive-reflectivity coupling together
 /// (f0(980)+ re >= 0). Values, covariance and correlation follow. Returns what was flipped
 /// ("" when nothing was). FitError when a coupling is missing from result.names.
-std::string apply_kmatrix_toy_conventions(FitResult& result);
+std::string apply_kmatrix_toy_conventions(fit::FitResult& result);
 
-}  // namespace laddu::fit
+}  // namespace laddu::testing

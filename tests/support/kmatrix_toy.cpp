@@ -1,3 +1,5 @@
+#include "kmatrix_toy.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -9,12 +11,13 @@
 #include <laddu/amplitudes/kmatrix_benchmark.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
-#include <laddu/fit/kmatrix_toy.hpp>
 #include <laddu/generation/accept_reject.hpp>
 #include <laddu/generation/ksks_acceptance.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
-namespace laddu::fit {
+namespace laddu::testing {
+
+using fit::FitResult;
 
 namespace {
 
@@ -181,4 +184,4 @@ std::string apply_kmatrix_toy_conventions(FitResult& result) {
     return applied;
 }
 
-}  // namespace laddu::fit
+}  // namespace laddu::testing
