@@ -1,8 +1,9 @@
 // laddu's physics vocabulary for Python: Vec3/Vec4 of expressions, Channel/Edge/Vertex and
-// VertexFrame angles, Wigner D, Y_lm, Z_lm, Clebsch-Gordan, J/M spins, the line shapes (q, rho,
-// chew_mandelstam, blatt_weisskopf, Breit-Wigners, Flatte), the Kopf K-matrices, the K-matrix
-// benchmark model, and the ld.particles catalogue. Names follow laddu-architecture.md sections
-// 2.3-2.5. Spins are given as Python numbers (1.5, Fraction(3, 2)) or ld.J/ld.M and doubled here.
+// VertexFrame angles, Wigner D, Y_lm, Z_lm, Clebsch-Gordan, the line shapes (q, rho,
+// chew_mandelstam, blatt_weisskopf, Breit-Wigners, Flatte), the Kopf K-matrices and the K-matrix
+// benchmark model (J/M, particles and selection rules: bind_quantum.cpp, bind_particle.cpp).
+// Names follow laddu-architecture.md sections 2.3-2.5. Spins are Python numbers (1.5,
+// Fraction(3, 2)) or ld.J/S/L/M, doubled by quantum_doubled (bind_quantum.cpp).
 #include <array>
 #include <cmath>
 #include <complex>
@@ -31,7 +32,6 @@
 #include <laddu/physics/clebsch_gordan.hpp>
 #include <laddu/physics/harmonics.hpp>
 #include <laddu/physics/particles.hpp>
-#include <laddu/physics/quantum.hpp>
 #include <laddu/physics/reaction.hpp>
 #include <laddu/physics/vectors.hpp>
 #include <laddu/physics/wigner.hpp>
@@ -49,42 +49,9 @@ using expr::Expr;
 using physics::Vec3;
 using physics::Vec4;
 
-// A spin or projection quantum number, kept doubled so half-integers are exact (ld.J, ld.M).
-struct Spin {
-    int doubled;
-};
-
-// 2x of a spin given as ld.J/ld.M, an int, a float or a Fraction; ValueError unless 2x is an
-// integer.
-int doubled(const py::handle& value, const char* what) {
-    if (py::isinstance<Spin>(value)) {
-        return value.cast<Spin>().doubled;
-    }
-    if (py::isinstance<py::bool_>(value)) {
-        throw py::type_error(std::string(what) + " must be a number, not a bool");
-    }
-    const double twice = 2.0 * py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
-    const double rounded = std::round(twice);
-    if (!std::isfinite(twice) || std::abs(twice - rounded) > 1e-9 || std::abs(rounded) > 1e6) {
-        throw py::value_error(std::string(what) + " must be an integer or half-integer, got " +
-                              std::string(py::str(value)));
-    }
-    return static_cast<int>(rounded);
-}
-
-Spin make_j(const py::object& value) {
-    const int two_j = doubled(value, "J");
-    if (two_j < 0) {
-        throw py::value_error("J must be non-negative, got " + std::string(py::str(value)));
-    }
-    return Spin{two_j};
-}
-
-std::string spin_text(int two) {
-    if (two % 2 == 0) {
-        return std::to_string(two / 2);
-    }
-    return std::to_string(two) + "/2";
+// 2x of a spin or projection (ld.J/S/L/M, int, Fraction or float), converted as laddu does.
+int doubled(const py::handle& value, const char* /*what*/) {
+    return quantum_doubled(value);
 }
 
 // laddu's WignerD(j, m', m): .d(beta) and .D(alpha, beta, gamma).
@@ -96,7 +63,7 @@ struct WignerD {
 
 physics::Reflectivity reflectivity(const py::object& value) {
     if (py::isinstance<py::str>(value)) {
-        const auto text = value.cast<std::string>();
+        const auto text = cast_arg<std::string>(value, "reflectivity", "+1, -1, '+' or '-'");
         if (text == "+" || text == "positive") {
             return physics::Reflectivity::kPositive;
         }
@@ -104,7 +71,7 @@ physics::Reflectivity reflectivity(const py::object& value) {
             return physics::Reflectivity::kNegative;
         }
     } else if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value)) {
-        const auto sign = value.cast<long long>();
+        const int sign = py::int_(1).equal(value) ? 1 : py::int_(-1).equal(value) ? -1 : 0;
         if (sign == 1) {
             return physics::Reflectivity::kPositive;
         }
@@ -112,8 +79,11 @@ physics::Reflectivity reflectivity(const py::object& value) {
             return physics::Reflectivity::kNegative;
         }
     }
+    // repr only of a str or an int: str() of a deeply nested list is a RecursionError.
     throw py::value_error("reflectivity must be +1, -1, '+' or '-', got " +
-                          std::string(py::str(value)));
+                          (py::isinstance<py::str>(value) || py::isinstance<py::int_>(value)
+                               ? std::string(py::repr(value))
+                               : "a " + python_type_name(value)));
 }
 
 template <std::size_t N>
@@ -140,7 +110,8 @@ Edge make_edge(const std::string& name, const py::object& p4) {
         return Edge{name, std::nullopt, std::nullopt};
     }
     if (py::isinstance<py::str>(p4)) {
-        return Edge{name, p4.cast<std::string>(), std::nullopt};
+        return Edge{name, cast_arg<std::string>(p4, "Edge p4", "a column name (str)"),
+                    std::nullopt};
     }
     if (py::isinstance<Vec4>(p4)) {
         return Edge{name, std::nullopt, p4.cast<Vec4>()};
@@ -309,30 +280,6 @@ void bind_channel(py::module_& m) {
 }
 
 void bind_angular(py::module_& m) {
-    py::class_<Spin>(m, "J", "A spin quantum number J (integer or half-integer).")
-        .def(py::init(&make_j), py::arg("value"))
-        .def_property_readonly("doubled", [](const Spin& s) { return s.doubled; })
-        .def_property_readonly("value", [](const Spin& s) { return 0.5 * s.doubled; })
-        .def("projections",
-             [](const Spin& s) {
-                 py::list out;
-                 for (int two_m = -s.doubled; two_m <= s.doubled; two_m += 2) {
-                     out.append(py::cast(Spin{two_m}));
-                 }
-                 return out;
-             })
-        .def("__float__", [](const Spin& s) { return 0.5 * s.doubled; })
-        .def("__eq__",
-             [](const Spin& a, const py::object& b) {
-                 return py::isinstance<Spin>(b) && a.doubled == b.cast<Spin>().doubled;
-             })
-        .def("__hash__", [](const Spin& s) { return s.doubled; })
-        .def("__repr__", [](const Spin& s) { return "J(" + spin_text(s.doubled) + ")"; });
-    // ld.M shares the representation; it is a projection and may be negative.
-    m.def(
-        "M", [](const py::object& value) { return Spin{doubled(value, "M")}; }, py::arg("value"),
-        "A spin projection M (an ld.J value that may be negative).");
-
     py::class_<WignerD>(m, "WignerD", "The Wigner rotation functions d^j_{m'm} and D^j_{m'm}.")
         .def(py::init([](const py::object& j, const py::object& m_prime, const py::object& m_) {
                  const WignerD w{doubled(j, "j"), doubled(m_prime, "m'"), doubled(m_, "m")};
@@ -352,9 +299,10 @@ void bind_angular(py::module_& m) {
             [](const WignerD& w, const py::object& alpha, const py::object& beta,
                const py::object& gamma) {
                 return physics::wigner_big_d(w.two_j, w.two_m_prime, w.two_m, to_expr(alpha),
-                                             to_expr(beta), to_expr(gamma));
+                                             to_expr(beta),
+                                             gamma.is_none() ? Expr(0.0) : to_expr(gamma));
             },
-            py::kw_only(), py::arg("alpha"), py::arg("beta"), py::arg("gamma") = 0.0,
+            py::kw_only(), py::arg("alpha"), py::arg("beta"), py::arg("gamma") = py::none(),
             "D^j_{m'm}(alpha, beta, gamma) = exp(-i m' alpha) d(beta) exp(-i m gamma).");
 
     m.def(
@@ -559,50 +507,6 @@ void bind_kopf(py::module_& m) {
         py::arg("name"), "polar_complex(parameter(name + ' mag'), parameter(name + ' phase')).");
 }
 
-void bind_particles(py::module_& m) {
-    py::enum_<physics::Parity>(m, "Parity", "Intrinsic parity.")
-        .value("Negative", physics::Parity::kNegative)
-        .value("Positive", physics::Parity::kPositive);
-    py::class_<physics::Particle>(m, "Particle", "A particle species of the catalogue.")
-        .def_property_readonly("name",
-                               [](const physics::Particle& p) { return std::string(p.name); })
-        .def_readonly("mass", &physics::Particle::mass)
-        .def_property_readonly("spin", [](const physics::Particle& p) { return 0.5 * p.two_spin; })
-        .def_readonly("parity", &physics::Particle::parity)
-        .def_readonly("charge", &physics::Particle::charge)
-        .def("__repr__", [](const physics::Particle& p) {
-            return "Particle(" + std::string(p.name) + ", mass=" + std::to_string(p.mass) + ")";
-        });
-
-    py::module_ particles = m.def_submodule("particles", "laddu's particle catalogue (PDG 2024).");
-    namespace c = physics::catalog;
-    const std::array<std::pair<const char*, const physics::Particle*>, 16> entries = {{
-        {"PHOTON", &c::kPhoton},
-        {"PI_PLUS", &c::kPiPlus},
-        {"PI_MINUS", &c::kPiMinus},
-        {"PI0", &c::kPi0},
-        {"K_PLUS", &c::kKPlus},
-        {"K_MINUS", &c::kKMinus},
-        {"K_SHORT", &c::kKShort},
-        {"K_LONG", &c::kKLong},
-        {"ETA", &c::kEta},
-        {"ETA_PRIME", &c::kEtaPrime},
-        {"RHO0", &c::kRho0},
-        {"OMEGA", &c::kOmega},
-        {"PHI", &c::kPhi},
-        {"PROTON", &c::kProton},
-        {"NEUTRON", &c::kNeutron},
-        {"LAMBDA", &c::kLambda},
-    }};
-    for (const auto& [name, particle] : entries) {
-        particles.attr(name) = py::cast(*particle);
-    }
-    particles.attr("K0_MASS") = physics::kKaonNeutralMass;
-    particles.attr("ELECTRON_MASS") = physics::kElectronMass;
-    particles.attr("MUON_MASS") = physics::kMuonMass;
-    particles.attr("HBAR_C") = physics::kHbarC;
-}
-
 }  // namespace
 
 void bind_physics(py::module_& module) {
@@ -611,7 +515,6 @@ void bind_physics(py::module_& module) {
     bind_angular(module);
     bind_line_shapes(module);
     bind_kopf(module);
-    bind_particles(module);
 
     // ld.amplitudes repeats the line shapes and K-matrices, as laddu's submodule does.
     py::module_ amps = module.def_submodule("amplitudes", "Line shapes and K-matrices.");

@@ -17,6 +17,14 @@ void bind_base(pybind11::module_& module);
 /// Expressions, parameters and Model (laddu's expression vocabulary).
 void bind_expr(pybind11::module_& module);
 
+/// J, S, L, M, Parity, Isospin, Statistics, MandelstamChannel, Particle, ld.particles, the
+/// selection rules and partial waves (bind_quantum.cpp, bind_particle.cpp).
+void bind_quantum(pybind11::module_& module);
+
+/// 2x a spin or projection given as ld.J/S/L/M, an int, a Fraction or a float (laddu's
+/// conversions; ld.LadduError unless 2x is an integer).
+int quantum_doubled(const pybind11::handle& value);
+
 /// Vec3/Vec4, Channel, angular functions, line shapes, Kopf K-matrices, ld.particles.
 void bind_physics(pybind11::module_& module);
 

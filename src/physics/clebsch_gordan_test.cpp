@@ -5,7 +5,6 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/physics/clebsch_gordan.hpp>
-#include <laddu/physics/quantum.hpp>
 
 namespace laddu::physics {
 namespace {
@@ -73,41 +72,6 @@ TEST(Factorial, TableAndLogAgree) {
     EXPECT_EQ(factorial(5), 120.0);
     EXPECT_NEAR(log_factorial(20), std::log(2432902008176640000.0), 1e-13);
     EXPECT_NEAR(log_factorial(200), std::lgamma(201.0), 1e-10);
-}
-
-}  // namespace
-}  // namespace laddu::physics
-
-namespace laddu::physics {
-namespace {
-
-using W = PartialWave;
-
-TEST(PartialWaves, TextbookStrongDecays) {
-    using catalog::kEta;
-    using catalog::kKShort;
-    using catalog::kPi0;
-    using catalog::kPiMinus;
-    using catalog::kPiPlus;
-    using catalog::kProton;
-    using catalog::kRho0;
-    // ρ(1⁻) → ππ: P only. f2(2⁺) → K K: D only (L = 2, S = 0).
-    EXPECT_EQ(allowed_partial_waves(2, Parity::kNegative, kPiPlus, kPiMinus, 4),
-              (std::vector<W>{{1, 0}}));
-    EXPECT_EQ(allowed_partial_waves(4, Parity::kPositive, kKShort, kKShort, 4),
-              (std::vector<W>{{2, 0}}));
-    // a1(1⁺) → ρπ: S and D waves with S = 1. π1(1⁻) → ηπ: P wave.
-    EXPECT_EQ(allowed_partial_waves(2, Parity::kPositive, kRho0, kPi0, 3),
-              (std::vector<W>{{0, 2}, {2, 2}}));
-    EXPECT_EQ(allowed_partial_waves(2, Parity::kNegative, kEta, kPi0, 3), (std::vector<W>{{1, 0}}));
-    // Δ(3/2⁺) → p π: P wave with S = 1/2.
-    EXPECT_EQ(allowed_partial_waves(3, Parity::kPositive, kProton, kPi0, 3),
-              (std::vector<W>{{1, 1}}));
-    // 0⁻ → ππ is forbidden by parity.
-    EXPECT_TRUE(allowed_partial_waves(0, Parity::kNegative, kPi0, kPi0, 6).empty());
-    EXPECT_THROW((void)allowed_partial_waves(-2, Parity::kPositive, kPi0, kPi0, 2), ModelError);
-    EXPECT_EQ(catalog::kKShort.mass, 0.497611);
-    EXPECT_EQ(catalog::kProton.mass, 0.93827208816);
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include <string>
 
 #include <laddu/base/error.hpp>
-#include <laddu/physics/clebsch_gordan.hpp>
 #include <laddu/physics/harmonics.hpp>
 
 namespace laddu::physics {
@@ -13,23 +12,37 @@ using expr::Expr;
 
 namespace {
 
-// P_l^m(x) for m >= 0 with the Condon-Shortley phase: P_m^m = (-1)^m (2m-1)!! (1-x²)^{m/2},
-// P_{m+1}^m = (2m+1) x P_m^m, (l-m) P_l^m = (2l-1) x P_{l-1}^m - (l+m-1) P_{l-2}^m.
-Expr associated_legendre(int l, int m, const Expr& x) {
-    double start = 1.0;
+// The normalised associated Legendre function
+//   P̄_l^m(x) = sqrt((2l+1)/(4π) (l-m)!/(l+m)!) P_l^m(x),  m >= 0, Condon-Shortley phase,
+// by the recursion in l of the normalised functions (Holmes & Featherstone, J. Geodesy 76 (2002)
+// 279, eqs. 11-13):
+//   P̄_m^m     = (-1)^m sqrt((2m+1)/(4π) Π_{k=1..m} (2k-1)/(2k)) (1-x²)^{m/2}
+//   P̄_{m+1}^m = sqrt(2m+3) x P̄_m^m
+//   P̄_l^m     = a_lm (x P̄_{l-1}^m - P̄_{l-2}^m / a_{l-1,m}),  a_lm = sqrt((4l²-1)/(l²-m²)).
+// Every factor stays of order one, so nothing overflows where the unnormalised recursion's
+// (2m-1)!! does (m >~ 150) or its normalisation (l-m)!/(l+m)! underflows (l+m >~ 170).
+Expr normalised_legendre(int l, int m, const Expr& x) {
+    double start = (2.0 * m + 1.0) / (4.0 * std::numbers::pi);
     for (int k = 1; k <= m; ++k) {
-        start *= -(2.0 * k - 1.0);
+        start *= (2.0 * k - 1.0) / (2.0 * k);
+    }
+    start = std::sqrt(start);
+    if (m % 2 == 1) {
+        start = -start;
     }
     // |1 - x²| keeps sin θ finite when rounding puts |cos θ| just above 1.
     Expr p_mm = m == 0 ? Expr(start) : start * expr::powi(expr::sqrt(expr::abs(1.0 - x * x)), m);
     if (l == m) {
         return p_mm;
     }
+    const auto a = [m](int ll) {
+        const double l2 = 1.0 * ll * ll;
+        return std::sqrt((4.0 * l2 - 1.0) / (l2 - 1.0 * m * m));
+    };
     Expr previous = p_mm;
-    Expr current = (2.0 * m + 1.0) * x * p_mm;
+    Expr current = std::sqrt(2.0 * m + 3.0) * x * p_mm;
     for (int ll = m + 2; ll <= l; ++ll) {
-        const Expr next =
-            ((2.0 * ll - 1.0) * x * current - (ll + m - 1.0) * previous) / (ll - m * 1.0);
+        const Expr next = a(ll) * (x * current - previous / a(ll - 1));
         previous = current;
         current = next;
     }
@@ -39,17 +52,14 @@ Expr associated_legendre(int l, int m, const Expr& x) {
 }  // namespace
 
 Expr spherical_harmonic(int l, int m, const Expr& costheta, const Expr& phi) {
-    if (l < 0 || std::abs(m) > l) {
+    if (l < 0 || m < -l || m > l) {  // not std::abs(m): it is undefined for INT_MIN
         throw ModelError("spherical_harmonic: invalid (l, m) = (" + std::to_string(l) + ", " +
                          std::to_string(m) + "); need l >= 0 and |m| <= l");
     }
     const int abs_m = std::abs(m);
-    double norm = std::sqrt((2.0 * l + 1.0) / (4.0 * std::numbers::pi) *
-                            std::exp(log_factorial(l - abs_m) - log_factorial(l + abs_m)));
-    if (m < 0 && abs_m % 2 == 1) {
-        norm = -norm;
-    }
-    const Expr radial = norm * associated_legendre(l, abs_m, costheta);
+    // Y_l^{-m} = (-1)^m conj(Y_l^m).
+    const double sign = m < 0 && abs_m % 2 == 1 ? -1.0 : 1.0;
+    const Expr radial = sign * normalised_legendre(l, abs_m, costheta);
     if (m == 0) {
         return expr::as_complex(radial);
     }
