@@ -139,12 +139,11 @@ Parity extract_parity(const py::handle& value) {
         return value.cast<Parity>();
     }
     if (is_int(value)) {
-        int overflow = 0;
-        const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-        if (v == 1 && overflow == 0) {
+        // Compared as Python ints, so an int of any size is simply not +1 or -1.
+        if (py::int_(1).equal(value)) {
             return Parity::kPositive;
         }
-        if (v == -1 && overflow == 0 && PyErr_Occurred() == nullptr) {
+        if (py::int_(-1).equal(value)) {
             return Parity::kNegative;
         }
         throw py::value_error("parity must be +1 or -1");

@@ -335,7 +335,7 @@ Bin to_bin(const py::object& bins, const std::optional<std::pair<double, double>
         }
         return Bin::uniform(static_cast<std::size_t>(n), range->first, range->second);
     }
-    if (range) {  // was ignored silently with explicit edges (issue 21's fuzz_python_args)
+    if (range) {  // edges fix the range themselves; a second range would have to be ignored
         throw py::value_error("give range= only with an integer bin count, not with bin edges");
     }
     return Bin::from_edges(cast_arg<std::vector<double>>(

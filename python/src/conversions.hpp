@@ -28,7 +28,7 @@ namespace laddu::python {
 
 /// value.cast<T>(), where a value that does not convert is a TypeError "WHAT must be EXPECTED,
 /// got TYPE". (pybind11's own cast_error becomes a RuntimeError naming the C++ type, which
-/// tells a Python user nothing; issue 21's fuzz_python_args found them.)
+/// tells a Python user nothing.)
 template <typename T>
 [[nodiscard]] T cast_arg(const pybind11::handle& value, std::string_view what,
                          std::string_view expected) {

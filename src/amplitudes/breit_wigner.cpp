@@ -21,7 +21,7 @@ Expr relativistic_breit_wigner(const Expr& s, const Expr& mass, const Expr& widt
                          " is not supported; use 0 <= l <= " + std::to_string(kMaxBarrierL));
     }
     // Checked even where the barrier factors are not used (l = 0, barrier_factors = false): a
-    // NaN or infinite scale is a mistake in any case (issue 21's fuzz_python_args).
+    // NaN or infinite scale is a mistake in any case.
     if (!(options.q_r > 0.0) || !std::isfinite(options.q_r)) {
         throw ModelError("relativistic_breit_wigner: q_r = " + std::to_string(options.q_r) +
                          " must be a positive, finite scale in GeV (laddu's default is 0.1973)");

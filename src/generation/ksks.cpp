@@ -35,8 +35,8 @@ data::Dataset generate_ksks(std::size_t events, const KsKsOptions& options) {
                                      "positive, finite and ordered (min <= max)",
                                      options.beam_energy_min, options.beam_energy_max));
     }
-    // NaN settings used to pass silently (a NaN kk_mass_max meant the kinematic limit, a NaN
-    // polarisation gave NaN columns): issue 21's fuzz_python_args.
+    // Written so that NaN fails each check: a NaN kk_mass_max would otherwise mean the kinematic
+    // limit, and a NaN polarisation would give NaN columns.
     if (!(options.kk_mass_max >= 0.0)) {
         throw ModelError(fmt::format("generate_ksks: kk_mass_max = {} GeV must be positive, or 0 "
                                      "for the kinematic limit",

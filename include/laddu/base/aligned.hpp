@@ -7,7 +7,7 @@
 // heap. A streamed pass allocates and frees window- and batch-sized columns of varying sizes
 // again and again; glibc, which serves blocks up to the size of the largest mapped block it has
 // freed from its heap, would fragment that heap and keep the freed pages resident beyond the
-// memory budget that accounted for every live column (issue 21: +17% of a 64 MiB budget).
+// memory budget that accounted for every live column (measured: +17% of a 64 MiB budget).
 #pragma once
 
 #include <cstddef>
