@@ -57,7 +57,7 @@ void run(benchmark::State& state, const ir::Program& program) {
     std::mt19937_64 rng(11);
     std::uniform_real_distribution<double> dist(-0.1, 0.1);
     std::vector<std::vector<double>> storage;
-    std::vector<interp::InputColumn> inputs;
+    std::vector<ir::InputColumn> inputs;
     for (const ir::InputSlot& slot : program.inputs) {
         storage.emplace_back(kEvents);
         for (double& v : storage.back()) {
@@ -72,22 +72,22 @@ void run(benchmark::State& state, const ir::Program& program) {
             }
             im = storage.back().data();
         }
-        inputs.push_back(interp::InputColumn{re, im});
+        inputs.push_back(ir::InputColumn{re, im});
     }
     std::vector<double> params(program.parameter_count);
     for (double& p : params) {
         p = dist(rng);
     }
     std::vector<std::vector<double>> out_re(program.outputs.size(), std::vector<double>(kEvents));
-    std::vector<interp::OutputColumn> outputs;
+    std::vector<ir::OutputColumn> outputs;
     for (auto& column : out_re) {
-        outputs.push_back(interp::OutputColumn{column.data(), nullptr});
+        outputs.push_back(ir::OutputColumn{column.data(), nullptr});
     }
     const auto interpreter = interp::Interpreter::prepare(program);
     interp::Workspace workspace = interpreter.make_workspace();
-    const interp::ColumnView view{inputs, kEvents};
+    const ir::ColumnView view{inputs, kEvents};
     for (auto _ : state) {
-        interpreter.run(params, view, 0, kEvents, workspace, interp::OutputView{outputs});
+        interpreter.run(params, view, 0, kEvents, workspace, ir::OutputView{outputs});
         benchmark::DoNotOptimize(out_re.front().data());
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *

@@ -97,8 +97,8 @@ struct Dataset {
 };
 
 // Arguments: events, precision (64 or 32), code generation (0 optimised, 1 fast).
-jit::Precision precision_of(const benchmark::State& state) {
-    return state.range(1) == 32 ? jit::Precision::kF32 : jit::Precision::kF64;
+ir::Precision precision_of(const benchmark::State& state) {
+    return state.range(1) == 32 ? ir::Precision::kF32 : ir::Precision::kF64;
 }
 
 jit::CodeGen codegen_of(const benchmark::State& state) {
@@ -169,10 +169,10 @@ void run_jit_chunked(benchmark::State& state, const ir::Program& program) {
 void run_interp(benchmark::State& state, const ir::Program& program) {
     const auto events = static_cast<std::size_t>(state.range(0));
     Dataset data(program, events);
-    const auto precision = state.range(1) == 32 ? interp::Precision::kF32 : interp::Precision::kF64;
+    const auto precision = state.range(1) == 32 ? ir::Precision::kF32 : ir::Precision::kF64;
     const interp::Interpreter interpreter = interp::Interpreter::prepare(program, precision);
     interp::Workspace workspace = interpreter.make_workspace();
-    std::vector<interp::InputColumn> inputs;
+    std::vector<ir::InputColumn> inputs;
     std::size_t column = 0;
     for (const auto& slot : program.inputs) {
         const bool complex = slot.kind == ir::ValueKind::kComplex;
@@ -182,15 +182,15 @@ void run_interp(benchmark::State& state, const ir::Program& program) {
     }
     std::vector<AlignedVector<double>> extra(2 * program.outputs.size(),
                                              AlignedVector<double>(events));
-    std::vector<interp::OutputColumn> out;
+    std::vector<ir::OutputColumn> out;
     for (std::size_t k = 0; k < program.outputs.size(); ++k) {
         const bool complex = program.at(program.outputs[k]).kind == ir::ValueKind::kComplex;
         out.push_back({k == 0 ? data.out.data() : extra[2 * k].data(),
                        complex ? extra[2 * k + 1].data() : nullptr});
     }
     for (auto _ : state) {
-        interpreter.run(data.params, interp::ColumnView{inputs, events}, 0, events, workspace,
-                        interp::OutputView{out});
+        interpreter.run(data.params, ir::ColumnView{inputs, events}, 0, events, workspace,
+                        ir::OutputView{out});
         benchmark::DoNotOptimize(data.out.data());
         benchmark::ClobberMemory();
     }
@@ -255,8 +255,7 @@ void BM_KmatrixNll(benchmark::State& state) {
         runtime::Execution execution;
         execution.jit =
             state.range(0) == 1 ? runtime::JitPolicy::kEnabled : runtime::JitPolicy::kDisabled;
-        execution.precision =
-            state.range(1) == 32 ? runtime::Precision::kF32 : runtime::Precision::kF64;
+        execution.precision = state.range(1) == 32 ? ir::Precision::kF32 : ir::Precision::kF64;
         execution.threads = static_cast<std::size_t>(state.range(2));
         execution.autodiff =
             state.range(3) == 2 ? runtime::AutodiffMode::kForward : runtime::AutodiffMode::kReverse;

@@ -177,7 +177,7 @@ void write_events(const Options& o) {
 // Σ w ln I and its gradient: the data term of an NLL.
 std::vector<double> evaluate(const runtime::PreparedModel& model, std::span<const double> params) {
     std::vector<double> out{model.reduce(params, runtime::ReductionTransform::kLogPositiveReal)};
-    const runtime::ReductionEvaluation g =
+    const runtime::Evaluation g =
         model.reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
     out.push_back(g.value);
     out.insert(out.end(), g.gradient.begin(), g.gradient.end());
@@ -265,7 +265,7 @@ int main(int argc, char** argv) {
                 model.reduce(params, runtime::ReductionTransform::kLogPositiveReal);
             const auto b = std::chrono::steady_clock::now();
             const double cpu_b = cpu_seconds();
-            const runtime::ReductionEvaluation g =
+            const runtime::Evaluation g =
                 model.reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
             const auto c = std::chrono::steady_clock::now();
             const double cpu_c = cpu_seconds();

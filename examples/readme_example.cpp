@@ -35,7 +35,7 @@ int main() {
     // value and exact gradient over all cores.
     const likelihood::NLL nll(model, events, events);
     const std::vector<double> params{1.02, 0.12};
-    const likelihood::Evaluation result = nll.value_and_gradient(params);
+    const runtime::Evaluation result = nll.value_and_gradient(params);
     std::printf("parameters: %s, %s\n", model.parameters().names()[0].c_str(),
                 model.parameters().names()[1].c_str());
     std::printf("NLL = %.6f, gradient = (%.6f, %.6f)\n", result.value, result.gradient[0],

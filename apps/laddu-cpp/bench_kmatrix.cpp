@@ -21,6 +21,7 @@
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
 #include <laddu/likelihood/nll.hpp>
+#include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/execution.hpp>
 #if LADDU_HAVE_DISTRIBUTED
 #include <laddu/distributed/mpi_collective.hpp>
@@ -78,8 +79,7 @@ Options parse(std::span<const std::string_view> args) {
             if (v != "f64" && v != "f32") {
                 throw UsageError(fmt::format("--precision must be f64 or f32, got '{}'", v));
             }
-            options.execution.precision =
-                v == "f32" ? runtime::Precision::kF32 : runtime::Precision::kF64;
+            options.execution.precision = v == "f32" ? ir::Precision::kF32 : ir::Precision::kF64;
         } else if (arg == "--jit") {
             const std::string v = value();
             if (v == "auto") {
@@ -183,20 +183,6 @@ double median_seconds(std::size_t repeat, Fn fn) {
     return times[times.size() / 2];
 }
 
-// Runs `fn` on this process; under MPI, a throw on any rank throws on every rank (so a file
-// missing on one rank cannot leave the others waiting in the NLL's first collective).
-template <typename Fn>
-void on_every_rank(const runtime::Collective* collective, Fn fn) {
-#if LADDU_HAVE_DISTRIBUTED
-    if (collective != nullptr) {
-        distributed::collectively(*collective, fn);
-        return;
-    }
-#endif
-    (void)collective;
-    fn();
-}
-
 // Runs the benchmark; only rank 0 of an MPI run prints.
 int run_benchmark(const Options& options) {
     runtime::Execution execution = options.execution;
@@ -216,8 +202,10 @@ int run_benchmark(const Options& options) {
         if (!options.mpi) {
             return data::read_parquet(options.data);
         }
+        // Opening the file is local: a file missing on one rank must fail every rank, not leave
+        // the others waiting in the NLL's first collective.
         std::shared_ptr<const data::ParquetSource> source;
-        on_every_rank(collective, [&] {
+        runtime::collectively(collective, [&] {
             source = std::make_shared<data::ParquetSource>(std::vector<std::string>{options.data});
         });
         return data::EventData::from_source(source);
@@ -230,7 +218,7 @@ int run_benchmark(const Options& options) {
     const std::vector<double> params = read_parameters(options.params, names);
 
     double value = 0.0;
-    likelihood::Evaluation evaluation;
+    runtime::Evaluation evaluation;
     const double per_value = median_seconds(options.repeat, [&] { value = nll.value(params); });
     const double per_gradient =
         median_seconds(options.repeat, [&] { evaluation = nll.value_and_gradient(params); });
@@ -248,7 +236,7 @@ int run_benchmark(const Options& options) {
     out["seconds_per_value_and_gradient"] = per_gradient;
     out["threads"] = options.execution.resolved_threads();
     out["fast_normalization"] = nll.uses_fast_normalization();
-    out["precision"] = options.execution.precision == runtime::Precision::kF32 ? "f32" : "f64";
+    out["precision"] = options.execution.precision == ir::Precision::kF32 ? "f32" : "f64";
     out["backend"] = std::string(nll.backend());
     out["ranks"] = collective != nullptr ? collective->size() : 1;
     out["partitioning"] = options.mpi ? options.partitioning : "none";

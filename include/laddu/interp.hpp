@@ -4,5 +4,5 @@
 // parameter vector and run_block() per block of kBlockSize events, one Workspace per thread.
 #pragma once
 
-#include <laddu/interp/columns.hpp>
 #include <laddu/interp/interpreter.hpp>
+#include <laddu/ir/columns.hpp>

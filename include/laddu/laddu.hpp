@@ -1,6 +1,6 @@
 // laddu/laddu.hpp: every stage's umbrella header, for users. laddu itself includes the precise
 // headers it needs and never this one. The optional stages (jit/, distributed/) have their own
-// umbrellas, <laddu/jit/jit.hpp> and <laddu/distributed/distributed_model.hpp>.
+// umbrellas, <laddu/jit/jit.hpp> and <laddu/distributed/distributed_fit.hpp>.
 #pragma once
 
 #include <laddu/amplitudes.hpp>

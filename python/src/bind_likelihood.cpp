@@ -48,7 +48,7 @@ py::array_t<double> to_numpy(const std::vector<double>& values) {
     return out;
 }
 
-py::tuple to_python(const likelihood::Evaluation& evaluation) {
+py::tuple to_python(const runtime::Evaluation& evaluation) {
     return py::make_tuple(evaluation.value, to_numpy(evaluation.gradient));
 }
 
@@ -69,7 +69,7 @@ void bind_objective(Class& cls) {
             [](const Object& self, const py::object& parameters) {
                 const std::vector<double> values = parameter_values(
                     self.parameter_names(), defaults_of(self.parameters()), parameters);
-                likelihood::Evaluation evaluation;
+                runtime::Evaluation evaluation;
                 {
                     const py::gil_scoped_release release;
                     evaluation = self.value_and_gradient(values);
@@ -82,7 +82,7 @@ void bind_objective(Class& cls) {
             [](const Object& self, const py::object& parameters) {
                 const std::vector<double> values = parameter_values(
                     self.parameter_names(), defaults_of(self.parameters()), parameters);
-                likelihood::Evaluation evaluation;
+                runtime::Evaluation evaluation;
                 {
                     const py::gil_scoped_release release;
                     evaluation = self.value_and_gradient(values);

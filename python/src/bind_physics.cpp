@@ -1,9 +1,10 @@
 // laddu's physics vocabulary for Python: Vec3/Vec4 of expressions, Channel/Edge/Vertex and
-// VertexFrame angles, Wigner D, Y_lm, Z_lm, Clebsch-Gordan, the line shapes (q, rho,
-// chew_mandelstam, blatt_weisskopf, Breit-Wigners, Flatte), the Kopf K-matrices and the K-matrix
-// benchmark model (J/M, particles and selection rules: bind_quantum.cpp, bind_particle.cpp).
-// Names follow laddu-architecture.md sections 2.3-2.5. Spins are Python numbers (1.5,
-// Fraction(3, 2)) or ld.J/S/L/M, doubled by quantum_doubled (bind_quantum.cpp).
+// VertexFrame angles and Mandelstam invariants, Wigner D, Y_lm, Z_lm, Clebsch-Gordan, the line
+// shapes (q, rho, chew_mandelstam, blatt_weisskopf, Breit-Wigners, Flatte), the Kopf K-matrices and
+// the K-matrix benchmark model (J/M, particles and selection rules: bind_quantum.cpp,
+// bind_particle.cpp). Names follow laddu-architecture.md sections 2.3-2.5. Spins are Python numbers
+// (1.5, Fraction(3, 2)) or ld.J/S/L/M, doubled by quantum_doubled (bind_quantum.cpp).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
@@ -31,6 +32,7 @@
 #include <laddu/physics/channel.hpp>
 #include <laddu/physics/clebsch_gordan.hpp>
 #include <laddu/physics/harmonics.hpp>
+#include <laddu/physics/particle.hpp>
 #include <laddu/physics/particles.hpp>
 #include <laddu/physics/reaction.hpp>
 #include <laddu/physics/vectors.hpp>
@@ -98,48 +100,74 @@ std::array<Expr, N> production(const py::sequence& values, const char* function)
     }(std::make_index_sequence<N>{});
 }
 
-// laddu's Edge(name, p4=...): p4 is an event column name, a Vec4 expression, or None (inferred).
-struct Edge {
-    std::string name;
-    std::optional<std::string> column;
-    std::optional<Vec4> p4;
-};
-
-Edge make_edge(const std::string& name, const py::object& p4) {
-    if (p4.is_none()) {
-        return Edge{name, std::nullopt, std::nullopt};
+// Rust's {:?} of a string, which laddu's reprs use.
+std::string debug_quoted(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out.push_back('\\');
+        }
+        out.push_back(c);
     }
-    if (py::isinstance<py::str>(p4)) {
-        return Edge{name, cast_arg<std::string>(p4, "Edge p4", "a column name (str)"),
-                    std::nullopt};
-    }
-    if (py::isinstance<Vec4>(p4)) {
-        return Edge{name, std::nullopt, p4.cast<Vec4>()};
-    }
-    throw py::type_error("Edge p4 must be a column name (str), a Vec4 or None, not '" +
-                         std::string(py::str(py::type::of(p4).attr("__name__"))) + "'");
+    return out + "\"";
 }
 
-struct Vertex {
-    std::string name;
-    std::vector<std::string> incoming;
-    std::vector<std::string> outgoing;
-};
+// laddu's Edge(name, *, p4=None, particle=None, output=True); p4 may also be a Vec4 (ours).
+physics::Edge make_edge(const std::string& name, const py::object& p4,
+                        const std::optional<physics::ParticleProperties>& particle, bool output) {
+    if (name.empty()) {
+        throw py::value_error("edge name cannot be empty");
+    }
+    physics::Edge edge{.name = name, .particle = particle, .output = output};
+    if (py::isinstance<py::str>(p4)) {
+        edge.p4_column = cast_arg<std::string>(p4, "Edge p4", "a column name (str)");
+    } else if (py::isinstance<Vec4>(p4)) {
+        edge.p4 = p4.cast<Vec4>();
+    } else if (!p4.is_none()) {
+        throw py::type_error("Edge p4 must be a column name (str), a Vec4 or None, not '" +
+                             python_type_name(p4) + "'");
+    }
+    return edge;
+}
 
-physics::Channel make_channel(const std::string& name, const std::vector<Edge>& edges,
-                              const std::vector<Vertex>& vertices) {
-    physics::Channel channel(name);
-    for (const Edge& e : edges) {
-        if (e.p4) {
-            channel.edge(e.name, *e.p4);
-        } else {
-            channel.edge(e.name, e.column.value_or(""));
+// laddu raises ValueError for these before the topology is looked at.
+physics::Vertex make_vertex(const std::string& name, const std::vector<std::string>& incoming,
+                            const std::vector<std::string>& outgoing) {
+    if (name.empty()) {
+        throw py::value_error("vertex name cannot be empty");
+    }
+    if (incoming.empty() || outgoing.empty()) {
+        throw py::value_error("a vertex requires at least one incoming and one outgoing edge");
+    }
+    std::vector<std::string> seen;
+    for (const auto* side : {&incoming, &outgoing}) {
+        for (const std::string& e : *side) {
+            if (std::find(seen.begin(), seen.end(), e) != seen.end()) {
+                throw py::value_error("an edge cannot appear more than once in a vertex");
+            }
+            seen.push_back(e);
         }
     }
-    for (const Vertex& v : vertices) {
-        channel.vertex(v.name, v.incoming, v.outgoing);
+    return {name, incoming, outgoing};
+}
+
+physics::Channel make_channel(const std::string& name, const std::vector<physics::Edge>& edges,
+                              const std::vector<physics::Vertex>& vertices) {
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (edges[i].name == edges[j].name) {
+                throw py::value_error("duplicate edge name " + debug_quoted(edges[i].name));
+            }
+        }
     }
-    return channel;
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (vertices[i].name == vertices[j].name) {
+                throw py::value_error("duplicate vertex name " + debug_quoted(vertices[i].name));
+            }
+        }
+    }
+    return {name, edges, vertices};
 }
 
 void bind_vectors(py::module_& m) {
@@ -219,55 +247,104 @@ void bind_vectors(py::module_& m) {
 }
 
 void bind_channel(py::module_& m) {
-    py::class_<Edge>(m, "Edge", "A particle of a Channel; p4 is a column name, a Vec4 or None.")
-        .def(py::init(&make_edge), py::arg("name"), py::arg("p4") = py::none())
-        .def_readonly("name", &Edge::name);
-    py::class_<Vertex>(m, "Vertex", "A vertex of a Channel joining incoming to outgoing edges.")
-        .def(py::init([](const std::string& name, const std::vector<std::string>& incoming,
-                         const std::vector<std::string>& outgoing) {
-                 return Vertex{name, incoming, outgoing};
-             }),
-             py::arg("name"), py::kw_only(), py::arg("incoming"), py::arg("outgoing"))
-        .def_readonly("name", &Vertex::name)
-        .def_readonly("incoming", &Vertex::incoming)
-        .def_readonly("outgoing", &Vertex::outgoing);
+    using physics::Channel;
+    using physics::EdgeRole;
+    using physics::VertexFrame;
+    py::class_<physics::Edge>(m, "Edge",
+                              "A particle line of a Channel: its dataset p4 column (or a Vec4, or "
+                              "None to infer it), its Particle and whether generation outputs it.")
+        .def(py::init(&make_edge), py::arg("name"), py::kw_only(), py::arg("p4") = py::none(),
+             py::arg("particle") = py::none(), py::arg("output") = true)
+        .def_readonly("name", &physics::Edge::name)
+        .def_property_readonly("p4",
+                               [](const physics::Edge& e) -> py::object {
+                                   if (e.p4_column) {
+                                       return py::str(*e.p4_column);
+                                   }
+                                   return e.p4 ? py::cast(*e.p4) : py::none();
+                               })
+        .def_readonly("particle", &physics::Edge::particle)
+        .def_readonly("output", &physics::Edge::output)
+        .def("__repr__",
+             [](const physics::Edge& e) { return "Edge(" + debug_quoted(e.name) + ")"; });
 
-    py::class_<physics::VertexFrame>(m, "VertexFrame",
-                                     "The rest frame of a Channel vertex (lab -> CM -> ...).")
-        .def_property_readonly("name", &physics::VertexFrame::name)
-        .def("p4", &physics::VertexFrame::p4, py::arg("edge"))
-        .def("vec3", &physics::VertexFrame::vec3, py::arg("edge"))
+    py::class_<physics::Vertex>(
+        m, "Vertex", "A directed vertex of a Channel joining incoming to outgoing edges.")
+        .def(py::init(&make_vertex), py::arg("name"), py::kw_only(), py::arg("incoming"),
+             py::arg("outgoing"))
+        .def_readonly("name", &physics::Vertex::name)
+        .def_readonly("incoming", &physics::Vertex::incoming)
+        .def_readonly("outgoing", &physics::Vertex::outgoing)
+        .def("__repr__",
+             [](const physics::Vertex& v) { return "Vertex(" + debug_quoted(v.name) + ")"; });
+
+    py::class_<VertexFrame>(m, "VertexFrame",
+                            "The centre-of-momentum frame of a Channel vertex (lab -> root CM -> "
+                            "...); obtained from Channel.vertex(name).")
+        .def_property_readonly("name", &VertexFrame::name)
+        .def("p4", &VertexFrame::p4, py::arg("edge"))
+        .def("vec3", &VertexFrame::vec3, py::arg("edge"))
         .def(
             "costheta",
-            [](const physics::VertexFrame& f, const std::string& edge, const Vec3& z_axis,
-               const std::optional<Vec3>&) { return f.costheta(edge, z_axis); },
-            py::arg("edge"), py::arg("z_axis"), py::arg("y_hint") = std::nullopt,
-            "cos(theta) of edge about z_axis (the y hint is ignored, as in laddu).")
+            [](const VertexFrame& f, const std::string& edge, const Vec3& z_axis, const Vec3&) {
+                return f.costheta(edge, z_axis);
+            },
+            py::arg("edge"), py::kw_only(), py::arg("z_axis"), py::arg("y_hint"),
+            "cos(theta) of edge about z_axis (y_hint does not enter).")
         .def(
             "theta",
-            [](const physics::VertexFrame& f, const std::string& edge, const Vec3& z_axis,
-               const std::optional<Vec3>&) { return f.theta(edge, z_axis); },
-            py::arg("edge"), py::arg("z_axis"), py::arg("y_hint") = std::nullopt,
-            "theta of edge about z_axis (the y hint is ignored, as in laddu).")
-        .def("phi", &physics::VertexFrame::phi, py::arg("edge"), py::arg("z_axis"),
+            [](const VertexFrame& f, const std::string& edge, const Vec3& z_axis, const Vec3&) {
+                return f.theta(edge, z_axis);
+            },
+            py::arg("edge"), py::kw_only(), py::arg("z_axis"), py::arg("y_hint"),
+            "theta of edge about z_axis (y_hint does not enter).")
+        .def("phi", &VertexFrame::phi, py::arg("edge"), py::kw_only(), py::arg("z_axis"),
              py::arg("y_hint"))
-        .def("s", &physics::VertexFrame::s)
-        .def("t", &physics::VertexFrame::t)
-        .def("u", &physics::VertexFrame::u)
-        .def("mandelstam",
-             [](const physics::VertexFrame& f) { return py::make_tuple(f.s(), f.t(), f.u()); });
+        .def("mandelstam", &VertexFrame::mandelstam, py::arg("channel"),
+             "The Mandelstam s, t or u (a MandelstamChannel) of this 2 -> 2 vertex.")
+        .def("s", &VertexFrame::s)
+        .def("t", &VertexFrame::t)
+        .def("u", &VertexFrame::u)
+        .def("__repr__",
+             [](const VertexFrame& f) { return "VertexFrame(" + debug_quoted(f.name()) + ")"; });
 
-    py::class_<physics::Channel>(m, "Channel", "A reaction topology of edges and vertices.")
-        .def(py::init(&make_channel), py::arg("name"), py::kw_only(),
-             py::arg("edges") = std::vector<Edge>{}, py::arg("vertices") = std::vector<Vertex>{})
-        .def_property_readonly("name", &physics::Channel::name)
-        .def("edge_names", &physics::Channel::edge_names)
-        .def("vertex_names", &physics::Channel::vertex_names)
-        .def("p4", &physics::Channel::p4, py::arg("edge"))
-        .def("mass", &physics::Channel::mass, py::arg("edge"))
-        .def("s", &physics::Channel::s, py::arg("edge"))
-        .def("vertex", &physics::Channel::vertex_frame, py::arg("name"),
-             "The VertexFrame of vertex `name`.");
+    py::class_<Channel>(m, "Channel", "A validated reaction topology of edges and vertices.")
+        .def(py::init(&make_channel), py::arg("name"), py::kw_only(), py::arg("edges"),
+             py::arg("vertices"))
+        .def_property_readonly("name", &Channel::name)
+        .def_property_readonly("edge_names", &Channel::edge_names)
+        .def_property_readonly("vertex_names", &Channel::vertex_names)
+        .def_property_readonly(
+            "initial_edges", [](const Channel& c) { return c.edges_with_role(EdgeRole::kInitial); })
+        .def_property_readonly(
+            "intermediate_edges",
+            [](const Channel& c) { return c.edges_with_role(EdgeRole::kIntermediate); })
+        .def_property_readonly("final_edges",
+                               [](const Channel& c) { return c.edges_with_role(EdgeRole::kFinal); })
+        .def("particle", &Channel::particle, py::arg("edge"))
+        .def("p4", &Channel::p4, py::arg("edge"))
+        .def("mass", &Channel::mass, py::arg("edge"))
+        .def("s", &Channel::s, py::arg("edge"))
+        .def("vertex", &Channel::vertex_frame, py::arg("name"), "The VertexFrame of vertex name.")
+        .def(
+            "check_dataset",
+            [](const Channel& c, const py::object& dataset) {
+                // Dataset and EventData are bound after this section, so look them up now.
+                const py::module_ core = py::module_::import("laddu_cpp._core");
+                if (!py::isinstance(dataset, core.attr("Dataset")) &&
+                    !py::isinstance(dataset, core.attr("EventData"))) {
+                    throw py::type_error("dataset must be an ld.Dataset or ld.EventData, got " +
+                                         python_type_name(dataset));
+                }
+                c.check_p4_columns(dataset.attr("p4_names")().cast<std::vector<std::string>>());
+            },
+            py::arg("dataset"),
+            "DataError naming the edge if an edge's p4 column is not among dataset.p4_names().")
+        .def("__repr__", [](const Channel& c) {
+            return "Channel(" + debug_quoted(c.name()) +
+                   ", edges=" + std::to_string(c.edges().size()) +
+                   ", vertices=" + std::to_string(c.vertices().size()) + ")";
+        });
 
     m.def(
         "polarization_angle",

@@ -165,7 +165,7 @@ void bind_projection(py::module_& module) {
                 const std::vector<double> values = parameter_values(
                     self.parameter_names(), defaults_of(self.parameters()), parameters);
                 const std::vector<std::string> list = tag_list(tags);
-                likelihood::Evaluation evaluation;
+                runtime::Evaluation evaluation;
                 {
                     const py::gil_scoped_release release;
                     evaluation = self.fit_fraction(values, list);

@@ -104,9 +104,9 @@ runtime::Execution make_execution(const std::string& device, std::size_t threads
     }
     execution.threads = threads;
     if (precision == "f64") {
-        execution.precision = runtime::Precision::kF64;
+        execution.precision = ir::Precision::kF64;
     } else if (precision == "f32") {
-        execution.precision = runtime::Precision::kF32;
+        execution.precision = ir::Precision::kF32;
     } else {
         throw py::value_error("precision must be 'f64' or 'f32', got '" + precision + "'");
     }
@@ -166,7 +166,7 @@ void bind_runtime(py::module_& module) {
         .def_property_readonly("threads", &runtime::Execution::resolved_threads)
         .def_property_readonly("precision",
                                [](const runtime::Execution& e) {
-                                   return e.precision == runtime::Precision::kF32 ? "f32" : "f64";
+                                   return e.precision == ir::Precision::kF32 ? "f32" : "f64";
                                })
         .def_property_readonly("memory",
                                [](const runtime::Execution& e) { return e.memory.to_string(); })

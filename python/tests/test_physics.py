@@ -218,8 +218,8 @@ def test_vectors_reject_non_expressions():
 
 
 def benchmark_channel():
-    edges = [ld.Edge("beam", "beam"), ld.Edge("target"), ld.Edge("kk"), ld.Edge("proton", "proton"),
-             ld.Edge("kshort1", "kshort1"), ld.Edge("kshort2", "kshort2")]
+    edges = [ld.Edge("beam", p4="beam"), ld.Edge("target"), ld.Edge("kk"), ld.Edge("proton", p4="proton"),
+             ld.Edge("kshort1", p4="kshort1"), ld.Edge("kshort2", p4="kshort2")]
     vertices = [ld.Vertex("production", incoming=["beam", "target"], outgoing=["kk", "proton"]),
                 ld.Vertex("kk_decay", incoming=["kk"], outgoing=["kshort1", "kshort2"])]
     return ld.Channel("gamma p -> Ks Ks p", edges=edges, vertices=vertices)
@@ -229,8 +229,8 @@ def test_channel_infers_momenta_and_gives_helicity_angles():
     p4s, scalars = generate_kskp(200)
     data = ld.Dataset.from_arrays(p4s=p4s, scalars=scalars)
     ch = benchmark_channel()
-    assert ch.edge_names() == ["beam", "target", "kk", "proton", "kshort1", "kshort2"]
-    assert ch.vertex_names() == ["production", "kk_decay"]
+    assert ch.edge_names == ["beam", "target", "kk", "proton", "kshort1", "kshort2"]
+    assert ch.vertex_names == ["production", "kk_decay"]
     beam, proton, k1, k2 = (p4s[k] for k in ("beam", "proton", "kshort1", "kshort2"))
     kk = k1 + k2
     np.testing.assert_allclose(evaluate(ch.mass("target"), data, real=True), np.full(200, M_P), rtol=1e-9)
@@ -258,13 +258,13 @@ def test_channel_infers_momenta_and_gives_helicity_angles():
     decay = ch.vertex("kk_decay")
     z_axis = -decay.vec3("proton")
     y_hint = -prod.vec3("beam").cross(prod.vec3("proton"))
-    np.testing.assert_allclose(evaluate(decay.costheta("kshort1", z_axis, y_hint), data, real=True), costheta,
+    np.testing.assert_allclose(evaluate(decay.costheta("kshort1", z_axis=z_axis, y_hint=y_hint), data, real=True), costheta,
                                atol=1e-9)
-    np.testing.assert_allclose(evaluate(decay.phi("kshort1", z_axis, y_hint), data, real=True), phi, atol=1e-8)
+    np.testing.assert_allclose(evaluate(decay.phi("kshort1", z_axis=z_axis, y_hint=y_hint), data, real=True), phi, atol=1e-8)
     with pytest.raises(ld.ModelError):
         ch.vertex("nope")
     with pytest.raises(TypeError, match="Edge p4"):
-        ld.Edge("x", 3)
+        ld.Edge("x", p4=3)
 
 
 def test_polarization_angle_for_a_beam_along_z():

@@ -1,6 +1,6 @@
 """Quantum numbers, particles and selection rules: the Python blocks of laddu's tutorials
 "Particles, channels, and quantum numbers" and "Selection rules and partial waves" that concern
-these types (the Channel/Edge(particle=) block is part 2 of issue 24), plus checks of our own."""
+these types (the channel blocks are in test_channel.py), plus checks of our own."""
 
 from fractions import Fraction
 

@@ -21,8 +21,8 @@ def ksks_events(n, seed):
 
 
 def make_channel():
-    edges = [ld.Edge("gamma", "gamma"), ld.Edge("target"), ld.Edge("X"), ld.Edge("recoil", "recoil"),
-             ld.Edge("ks1", "ks1"), ld.Edge("ks2", "ks2")]
+    edges = [ld.Edge("gamma", p4="gamma"), ld.Edge("target"), ld.Edge("X"), ld.Edge("recoil", p4="recoil"),
+             ld.Edge("ks1", p4="ks1"), ld.Edge("ks2", p4="ks2")]
     vertices = [ld.Vertex("production", incoming=["gamma", "target"], outgoing=["X", "recoil"]),
                 ld.Vertex("decay", incoming=["X"], outgoing=["ks1", "ks2"])]
     return ld.Channel("gamma p -> Ks Ks p", edges=edges, vertices=vertices)
@@ -303,7 +303,7 @@ def test_binned_fits_chapter(chapter):
     generation_channel, data, accepted_mc = (chapter[k] for k in ("generation_channel", "data", "accepted_mc"))
     decay = generation_channel.vertex("decay")
     z = generation_channel.vertex("production").vec3("X")
-    costheta = decay.costheta("ks1", z)
+    costheta = decay.costheta("ks1", z_axis=z, y_hint=ld.Vec3.y_axis())
     s_wave = ld.spherical_harmonic(0, 0, costheta=costheta, phi=0.0)
     d_wave = ld.spherical_harmonic(2, 0, costheta=costheta, phi=0.0)
 

@@ -32,15 +32,15 @@ std::array<Expr, 5> f0_couplings(const std::string& sign) {
 
 Expr kmatrix_benchmark_intensity(const KMatrixBenchmarkOptions& options) {
     // laddu's channel: target and kk are inferred from the measured momenta.
-    physics::Channel channel("gamma p -> Ks Ks p");
-    channel.edge("beam", "beam")
-        .edge("target")
-        .edge("kk")
-        .edge("proton", "proton")
-        .edge("kshort1", "kshort1")
-        .edge("kshort2", "kshort2")
-        .vertex("production", {"beam", "target"}, {"kk", "proton"})
-        .vertex("kk_decay", {"kk"}, {"kshort1", "kshort2"});
+    const physics::Channel channel("gamma p -> Ks Ks p",
+                                   {{.name = "beam", .p4_column = "beam"},
+                                    {.name = "target"},
+                                    {.name = "kk"},
+                                    {.name = "proton", .p4_column = "proton"},
+                                    {.name = "kshort1", .p4_column = "kshort1"},
+                                    {.name = "kshort2", .p4_column = "kshort2"}},
+                                   {{"production", {"beam", "target"}, {"kk", "proton"}},
+                                    {"kk_decay", {"kk"}, {"kshort1", "kshort2"}}});
     const physics::VertexFrame production = channel.vertex_frame("production");
     const physics::VertexFrame decay = channel.vertex_frame("kk_decay");
     const physics::Vec3 y_hint = -(production.vec3("beam").cross(production.vec3("proton")));

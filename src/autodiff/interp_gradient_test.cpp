@@ -25,7 +25,7 @@ using testing::Event;
 struct Columns {
     std::vector<std::vector<double>> re;
     std::vector<std::vector<double>> im;
-    std::vector<interp::InputColumn> columns;
+    std::vector<ir::InputColumn> columns;
     std::size_t events = 0;
 
     Columns(const ir::Program& program, const std::vector<Event>& list) : events(list.size()) {
@@ -40,29 +40,29 @@ struct Columns {
         for (std::size_t slot = 0; slot < program.inputs.size(); ++slot) {
             const bool complex = program.inputs[slot].kind == ir::ValueKind::kComplex;
             columns.push_back(
-                interp::InputColumn{re[slot].data(), complex ? im[slot].data() : nullptr});
+                ir::InputColumn{re[slot].data(), complex ? im[slot].data() : nullptr});
         }
     }
 
-    [[nodiscard]] interp::ColumnView view() const { return interp::ColumnView{columns, events}; }
+    [[nodiscard]] ir::ColumnView view() const { return ir::ColumnView{columns, events}; }
 };
 
 // result[event][output]
 std::vector<std::vector<Complex>> run_interpreter(const ir::Program& program,
                                                   const std::vector<double>& params,
                                                   const std::vector<Event>& events,
-                                                  interp::Precision precision) {
+                                                  ir::Precision precision) {
     const auto interpreter = interp::Interpreter::prepare(program, precision);
     interp::Workspace workspace = interpreter.make_workspace();
     const Columns columns(program, events);
     const std::size_t outputs = program.outputs.size();
     std::vector<std::vector<double>> re(outputs, std::vector<double>(events.size()));
     std::vector<std::vector<double>> im(outputs, std::vector<double>(events.size()));
-    std::vector<interp::OutputColumn> out;
+    std::vector<ir::OutputColumn> out;
     for (std::size_t j = 0; j < outputs; ++j) {
-        out.push_back(interp::OutputColumn{re[j].data(), im[j].data()});
+        out.push_back(ir::OutputColumn{re[j].data(), im[j].data()});
     }
-    interpreter.run(params, columns.view(), 0, events.size(), workspace, interp::OutputView{out});
+    interpreter.run(params, columns.view(), 0, events.size(), workspace, ir::OutputView{out});
     std::vector<std::vector<Complex>> result(events.size(), std::vector<Complex>(outputs));
     for (std::size_t e = 0; e < events.size(); ++e) {
         for (std::size_t j = 0; j < outputs; ++j) {
@@ -103,7 +103,7 @@ TEST(InterpGradients, BlocksMatchTheReferenceExecutorOnRandomPrograms) {
         const auto c = testing::random_program(seed, options);
         const std::vector<Event> events = more_events(c.events, 3 * interp::kBlockSize + 5, seed);
         for (const ir::Program& g : {forward(c.program), reverse(c.program)}) {
-            const auto got = run_interpreter(g, c.params, events, interp::Precision::kF64);
+            const auto got = run_interpreter(g, c.params, events, ir::Precision::kF64);
             for (std::size_t e = 0; e < events.size(); ++e) {
                 const auto want = testing::run_reference(g, c.params, events[e]);
                 const double scale = max_abs(want);
@@ -145,8 +145,8 @@ TEST(InterpGradients, F32GradientsMatchF64Within5e4) {
         }
     }
     for (const ir::Program& g : {forward(program), reverse(program)}) {
-        const auto f64 = run_interpreter(g, params, events, interp::Precision::kF64);
-        const auto f32 = run_interpreter(g, params, events, interp::Precision::kF32);
+        const auto f64 = run_interpreter(g, params, events, ir::Precision::kF64);
+        const auto f32 = run_interpreter(g, params, events, ir::Precision::kF32);
         for (std::size_t e = 0; e < events.size(); ++e) {
             const double scale = max_abs(f64[e]);
             for (std::size_t j = 0; j < f64[e].size(); ++j) {
@@ -178,8 +178,8 @@ TEST(InterpGradients, F32SolveGradientsMatchF64Within5e4) {
     }
     const std::vector<double> params{0.8, -0.4};
     for (const ir::Program& g : {forward(program), reverse(program)}) {
-        const auto f64 = run_interpreter(g, params, events, interp::Precision::kF64);
-        const auto f32 = run_interpreter(g, params, events, interp::Precision::kF32);
+        const auto f64 = run_interpreter(g, params, events, ir::Precision::kF64);
+        const auto f32 = run_interpreter(g, params, events, ir::Precision::kF32);
         for (std::size_t e = 0; e < events.size(); ++e) {
             const double scale = max_abs(f64[e]);
             for (std::size_t j = 0; j < f64[e].size(); ++j) {

@@ -16,7 +16,7 @@
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/dataset.hpp>
 #include <laddu/distributed/distributed_fit.hpp>
-#include <laddu/distributed/distributed_model.hpp>
+#include <laddu/distributed/mpi_collective.hpp>
 #include <laddu/expr/expr.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/runtime/prepared_model.hpp>
@@ -60,13 +60,21 @@ runtime::Execution serial() {
     return execution;
 }
 
+// `compiled` prepared on this rank's share of `dataset`, one thread per rank.
+runtime::PreparedModel prepare_over_ranks(const compile::CompiledModel& compiled,
+                                          const data::Dataset& dataset, Partitioning partitioning) {
+    runtime::Execution execution = serial();
+    execution.collective = mpi_collective(partitioning);
+    return runtime::PreparedModel::prepare(compiled, dataset, execution);
+}
+
 template <typename Reducer>
 fit::Objective objective_of(const Reducer& reducer, runtime::ReductionTransform transform) {
     fit::Objective objective;
     objective.dimension = 2;
     objective.value_and_gradient = [&reducer, transform](std::span<const double> x) {
-        const runtime::ReductionEvaluation e = reducer.reduce_with_gradient(x, transform);
-        return likelihood::Evaluation{e.value, e.gradient};
+        const runtime::Evaluation e = reducer.reduce_with_gradient(x, transform);
+        return runtime::Evaluation{e.value, e.gradient};
     };
     objective.value = [&reducer, transform](std::span<const double> x) {
         return reducer.reduce(x, transform);
@@ -109,7 +117,7 @@ TEST(DistributedFit, EveryRankReturnsTheOneProcessResult) {
             objective_of(single, runtime::ReductionTransform::kReal), {"a", "b"}, start, options);
         ASSERT_TRUE(expected.converged) << expected.message;
         for (const Partitioning p : {Partitioning::kContiguous, Partitioning::kRows}) {
-            const auto model = DistributedModel::prepare(b.compiled, b.dataset, serial(), p);
+            const auto model = prepare_over_ranks(b.compiled, b.dataset, p);
             const fit::FitResult got =
                 distributed::fit(objective_of(model, runtime::ReductionTransform::kReal),
                                  {"a", "b"}, start, options);
@@ -150,8 +158,7 @@ TEST(DistributedFit, ResultsSurviveTheirByteString) {
 
 TEST(DistributedFit, AMalformedStartOnRankZeroRaisesOnEveryRank) {
     const Bowl b = make_bowl();
-    const auto model =
-        DistributedModel::prepare(b.compiled, b.dataset, serial(), Partitioning::kContiguous);
+    const auto model = prepare_over_ranks(b.compiled, b.dataset, Partitioning::kContiguous);
     const std::vector<double> start{2.0};  // one value for two parameters
     const auto begin = std::chrono::steady_clock::now();
     try {
@@ -167,8 +174,7 @@ TEST(DistributedFit, AMalformedStartOnRankZeroRaisesOnEveryRank) {
 
 TEST(DistributedFit, AnObjectiveThatCannotBeEvaluatedAtTheStartRaisesOnEveryRank) {
     const Bowl b = make_bowl();
-    const auto model =
-        DistributedModel::prepare(b.compiled, b.dataset, serial(), Partitioning::kRows);
+    const auto model = prepare_over_ranks(b.compiled, b.dataset, Partitioning::kRows);
     // −(a² + x² + b² + 1) is negative everywhere: ln fails on every rank's chunks, the
     // collective raises on every rank, and rank 0's minimiser stops at its start point.
     const Expr a = expr::parameter("a");
@@ -176,8 +182,7 @@ TEST(DistributedFit, AnObjectiveThatCannotBeEvaluatedAtTheStartRaisesOnEveryRank
     const Expr x = expr::scalar("x");
     const auto negative =
         compile::compile_model(expr::Model(-1.0 * (a * a + x * x + bb * bb + 1.0)));
-    const auto broken =
-        DistributedModel::prepare(negative, b.dataset, serial(), Partitioning::kRows);
+    const auto broken = prepare_over_ranks(negative, b.dataset, Partitioning::kRows);
     const std::vector<double> start{0.5, 0.5};
     EXPECT_THROW(
         (void)distributed::fit(objective_of(broken, runtime::ReductionTransform::kLogPositiveReal),
@@ -197,7 +202,7 @@ TEST(DistributedFit, RanksWithDifferentDimensionsFailTogether) {
     fit::Objective objective;
     objective.dimension = world.rank() == 1 ? 3 : 2;
     objective.value_and_gradient = [](std::span<const double> x) {
-        return likelihood::Evaluation{x[0] * x[0], std::vector<double>(x.size(), 0.0)};
+        return runtime::Evaluation{x[0] * x[0], std::vector<double>(x.size(), 0.0)};
     };
     std::vector<std::string> names(objective.dimension, "p");
     const std::vector<double> start(objective.dimension, 1.0);

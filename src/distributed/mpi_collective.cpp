@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -21,11 +22,13 @@ double error_marker(int rank, ErrorKind kind) {
 
 }  // namespace
 
-MpiCollective::MpiCollective(const MpiContext& context, Partitioning partitioning)
-    : context_(&context), partitioning_(partitioning) {}
+MpiCollective::MpiCollective(const MpiContext& context, Partitioning partitioning,
+                             std::vector<std::size_t> fragments)
+    : context_(&context), partitioning_(partitioning), fragments_(std::move(fragments)) {}
 
 std::vector<std::size_t> MpiCollective::owned_chunks(std::size_t events,
-                                                     std::span<const std::size_t> fragments) const {
+                                                     std::span<const std::size_t> given) const {
+    const std::span<const std::size_t> fragments = fragments_.empty() ? given : fragments_;
     // One fragment (a resident dataset, a file of one row group) cannot be dealt out.
     const bool by_fragments = partitioning_ == Partitioning::kFileGroups && fragments.size() > 1;
     const Partitioning effective = partitioning_ == Partitioning::kFileGroups && !by_fragments
@@ -194,8 +197,10 @@ void MpiCollective::check_all(bool ok, ErrorKind kind, const std::string& messag
     throw_error(failed_kind, fmt::format("rank {} of {}: {}", failed, size(), received.substr(1)));
 }
 
-std::shared_ptr<const runtime::Collective> mpi_collective(Partitioning partitioning) {
-    return std::make_shared<const MpiCollective>(MpiContext::world(), partitioning);
+std::shared_ptr<const runtime::Collective> mpi_collective(Partitioning partitioning,
+                                                          std::vector<std::size_t> fragments) {
+    return std::make_shared<const MpiCollective>(MpiContext::world(), partitioning,
+                                                 std::move(fragments));
 }
 
 }  // namespace laddu::distributed

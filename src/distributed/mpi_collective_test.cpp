@@ -9,6 +9,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/distributed/mpi_collective.hpp>
+#include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/reduce.hpp>
 
 namespace laddu::distributed {
@@ -46,6 +47,27 @@ TEST(MpiCollective, OwnsWhatPartitionEventsSays) {
     EXPECT_EQ(groups.owned_chunks(events, std::vector<std::size_t>{events}), contiguous);
     EXPECT_THROW((void)groups.owned_chunks(events, std::vector<std::size_t>{kChunk}), DataError);
     EXPECT_EQ(mpi_collective(Partitioning::kRows)->size(), world.size());
+}
+
+TEST(MpiCollective, GivenFragmentsReplaceTheDatasets) {
+    const MpiContext& world = MpiContext::world();
+    const std::size_t events = 10 * kChunk + 7;
+    const std::vector<std::size_t> fragments{3 * kChunk, 100, 5 * kChunk, 2 * kChunk - 93};
+    const MpiCollective given(world, Partitioning::kFileGroups, fragments);
+    EXPECT_EQ(given.fragments(), fragments);
+    const std::vector<std::size_t> expected =
+        partition_events(events, world.rank(), world.size(), Partitioning::kFileGroups, fragments)
+            .chunks;
+    EXPECT_EQ(given.owned_chunks(events, {}), expected);
+    EXPECT_EQ(given.owned_chunks(events, std::vector<std::size_t>{events}), expected);
+    EXPECT_EQ(mpi_collective(Partitioning::kFileGroups, fragments)->owned_chunks(events, {}),
+              expected);
+    // They must describe the dataset, whatever the partitioning.
+    for (const Partitioning p :
+         {Partitioning::kContiguous, Partitioning::kRows, Partitioning::kFileGroups}) {
+        const MpiCollective wrong(world, p, fragments);
+        EXPECT_THROW((void)wrong.owned_chunks(events + 1, {}), DataError);
+    }
 }
 
 TEST(MpiCollective, GathersRecordsInGlobalChunkOrderForEveryPartitioning) {
@@ -117,7 +139,7 @@ TEST(MpiCollective, CollectivelyTurnsAThrowOnOneRankIntoTheSameErrorEverywhere) 
     const MpiCollective collective(world);
     const auto start = std::chrono::steady_clock::now();
     try {
-        collectively(collective, [&] {
+        runtime::collectively(&collective, [&] {
             if (world.rank() == world.size() - 1) {
                 throw FitError("no minimum here");
             }

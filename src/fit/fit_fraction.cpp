@@ -26,7 +26,7 @@ FitFraction fit_fraction(const FitResult& result, const likelihood::UnbinnedNll&
         to_fit.push_back(index);
         params.push_back(result.values[index]);
     }
-    const likelihood::Evaluation f = term.fit_fraction(params, tags);
+    const runtime::Evaluation f = term.fit_fraction(params, tags);
     double variance = 0.0;
     for (std::size_t i = 0; i < to_fit.size(); ++i) {
         for (std::size_t j = 0; j < to_fit.size(); ++j) {

@@ -22,8 +22,8 @@ struct Quadratic {
     std::vector<double> a{4.0, 1.0, 0.5, 1.0, 3.0, -0.4, 0.5, -0.4, 2.0};
     std::vector<double> mu{1.0, -2.0, 0.5};
 
-    likelihood::Evaluation operator()(std::span<const double> x) const {
-        likelihood::Evaluation e{3.0, std::vector<double>(3, 0.0)};
+    runtime::Evaluation operator()(std::span<const double> x) const {
+        runtime::Evaluation e{3.0, std::vector<double>(3, 0.0)};
         for (std::size_t i = 0; i < 3; ++i) {
             for (std::size_t j = 0; j < 3; ++j) {
                 e.value += 0.5 * (x[i] - mu[i]) * a[i * 3 + j] * (x[j] - mu[j]);
@@ -49,9 +49,8 @@ Objective rosenbrock() {
     objective.value_and_gradient = [](std::span<const double> p) {
         const double x = p[0];
         const double y = p[1];
-        return likelihood::Evaluation{
-            100.0 * (y - x * x) * (y - x * x) + (1 - x) * (1 - x),
-            {-400.0 * x * (y - x * x) - 2.0 * (1 - x), 200.0 * (y - x * x)}};
+        return runtime::Evaluation{100.0 * (y - x * x) * (y - x * x) + (1 - x) * (1 - x),
+                                   {-400.0 * x * (y - x * x) - 2.0 * (1 - x), 200.0 * (y - x * x)}};
     };
     return objective;
 }
@@ -227,7 +226,7 @@ TEST(Hessian, ASingularHessianGivesNanUncertaintiesAndAMessage) {
     objective.dimension = 2;
     objective.value_and_gradient = [](std::span<const double> p) {
         const double s = p[0] + p[1];
-        return likelihood::Evaluation{s * s, {2.0 * s, 2.0 * s}};
+        return runtime::Evaluation{s * s, {2.0 * s, 2.0 * s}};
     };
     const FitResult r = fit(objective, {"x", "y"}, std::vector<double>{1.0, 2.0});
     EXPECT_TRUE(r.converged);
@@ -265,7 +264,7 @@ public:
         return (p[0] * p[0] - 1) * (p[0] * p[0] - 1) + 0.1 * p[0] + (p[1] - 2) * (p[1] - 2);
     }
 
-    likelihood::Evaluation value_and_gradient(std::span<const double> p) const override {
+    runtime::Evaluation value_and_gradient(std::span<const double> p) const override {
         return {value(p), {4.0 * p[0] * (p[0] * p[0] - 1) + 0.1, 2.0 * (p[1] - 2)}};
     }
 

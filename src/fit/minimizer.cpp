@@ -84,7 +84,7 @@ MinimizerResult lbfgsb(const Objective& objective, std::vector<double> x,
     const Counted f(objective, result);
     const Box box = box_of(objective);
     box.project(x);
-    likelihood::Evaluation current = f.with_gradient(x);
+    runtime::Evaluation current = f.with_gradient(x);
     std::deque<Pair> pairs;
     while (true) {
         const std::vector<bool> active = active_set(x, current.gradient, box);

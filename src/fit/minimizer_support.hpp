@@ -22,7 +22,7 @@ public:
     Counted(const Objective& objective, MinimizerResult& result)
         : objective_(objective), result_(result) {}
 
-    likelihood::Evaluation with_gradient(std::span<const double> x) const {
+    runtime::Evaluation with_gradient(std::span<const double> x) const {
         ++result_.value_evaluations;
         ++result_.gradient_evaluations;
         return objective_.value_and_gradient(x);
@@ -37,9 +37,9 @@ public:
     }
 
     // As with_gradient(), but a failed evaluation is +∞ with an empty gradient.
-    likelihood::Evaluation try_with_gradient(std::span<const double> x) const {
+    runtime::Evaluation try_with_gradient(std::span<const double> x) const {
         try {
-            likelihood::Evaluation e = with_gradient(x);
+            runtime::Evaluation e = with_gradient(x);
             if (!std::isfinite(e.value)) {
                 e.value = kInf;
             }
@@ -169,14 +169,14 @@ inline bool stop_after_step(const MinimizerOptions& options, MinimizerResult& re
 /// A point accepted by the line search and the objective there.
 struct Step {
     std::vector<double> x;
-    likelihood::Evaluation at;
+    runtime::Evaluation at;
 };
 
 /// Backtracks from `step` along the projected path P(x + αd), halving α up to 60 times, until
 /// the Armijo condition f(x_α) <= f(x) + 1e-4 ∇f(x)·(x_α − x) holds; nullopt if it never does.
 inline std::optional<Step> projected_line_search(const Counted& f, const Box& box,
                                                  const std::vector<double>& x,
-                                                 const likelihood::Evaluation& current,
+                                                 const runtime::Evaluation& current,
                                                  const std::vector<double>& d, double step) {
     const std::size_t n = x.size();
     std::vector<double> trial(n);
@@ -189,7 +189,7 @@ inline std::optional<Step> projected_line_search(const Counted& f, const Box& bo
         for (std::size_t k = 0; k < n; ++k) {
             moved[k] = trial[k] - x[k];
         }
-        likelihood::Evaluation next = f.try_with_gradient(trial);
+        runtime::Evaluation next = f.try_with_gradient(trial);
         if (next.value <= current.value + 1e-4 * dot(current.gradient, moved)) {
             return Step{trial, std::move(next)};
         }

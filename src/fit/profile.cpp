@@ -29,7 +29,7 @@ Objective conditional_objective(const Objective& full, std::size_t k, double v) 
         return x;
     };
     inner.value_and_gradient = [&full, k, expand](std::span<const double> y) {
-        likelihood::Evaluation e = full.value_and_gradient(expand(y));
+        runtime::Evaluation e = full.value_and_gradient(expand(y));
         e.gradient.erase(e.gradient.begin() + static_cast<std::ptrdiff_t>(k));
         return e;
     };

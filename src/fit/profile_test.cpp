@@ -21,7 +21,7 @@ Objective correlated_quadratic() {
     objective.value_and_gradient = [](std::span<const double> x) {
         static const double a[9] = {4.0, 1.0, 0.5, 1.0, 3.0, -0.4, 0.5, -0.4, 2.0};
         static const double mu[3] = {1.0, -2.0, 0.5};
-        likelihood::Evaluation e{0.0, std::vector<double>(3, 0.0)};
+        runtime::Evaluation e{0.0, std::vector<double>(3, 0.0)};
         for (std::size_t i = 0; i < 3; ++i) {
             for (std::size_t j = 0; j < 3; ++j) {
                 e.value += 0.5 * (x[i] - mu[i]) * a[i * 3 + j] * (x[j] - mu[j]);
@@ -44,8 +44,8 @@ Objective poisson_with_nuisance() {
     objective.value_and_gradient = [](std::span<const double> x) {
         const double mu = x[0];
         const double y = x[1];
-        return likelihood::Evaluation{mu - kCount * std::log(mu) + 0.5 * (y - mu) * (y - mu),
-                                      {1.0 - kCount / mu - (y - mu), y - mu}};
+        return runtime::Evaluation{mu - kCount * std::log(mu) + 0.5 * (y - mu) * (y - mu),
+                                   {1.0 - kCount / mu - (y - mu), y - mu}};
     };
     objective.bounds = {{1e-6, kInf}, {-kInf, kInf}};
     return objective;
@@ -110,7 +110,7 @@ TEST(ProfileTest, ABoundBeforeTheCrossingIsReported) {
     Objective objective;
     objective.dimension = 1;
     objective.value_and_gradient = [](std::span<const double> x) {
-        return likelihood::Evaluation{0.5 * x[0] * x[0], {x[0]}};
+        return runtime::Evaluation{0.5 * x[0] * x[0], {x[0]}};
     };
     objective.bounds = {{-0.5, kInf}};
     const FitResult best = fit(objective, {"x"}, std::vector<double>{2.0});
@@ -130,8 +130,8 @@ TEST(ProfileTest, ADeeperMinimumIsReportedWithItsPoint) {
     objective.dimension = 1;
     objective.value_and_gradient = [](std::span<const double> x) {
         const double v = x[0];
-        return likelihood::Evaluation{(v * v - 1.0) * (v * v - 1.0) + 0.3 * v,
-                                      {4.0 * v * (v * v - 1.0) + 0.3}};
+        return runtime::Evaluation{(v * v - 1.0) * (v * v - 1.0) + 0.3 * v,
+                                   {4.0 * v * (v * v - 1.0) + 0.3}};
     };
     const FitResult local = fit(objective, {"x"}, std::vector<double>{1.2});
     ASSERT_GT(local.values[0], 0.0);
@@ -147,7 +147,7 @@ TEST(ProfileTest, ParametersHeldOnABoundAndBadArgumentsAreExplained) {
     Objective objective;
     objective.dimension = 1;
     objective.value_and_gradient = [](std::span<const double> x) {
-        return likelihood::Evaluation{x[0], {1.0}};
+        return runtime::Evaluation{x[0], {1.0}};
     };
     objective.bounds = {{0.0, 1.0}};
     const FitResult best = fit(objective, {"x"}, std::vector<double>{0.5});

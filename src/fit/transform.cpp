@@ -187,7 +187,7 @@ Objective ParameterTransform::internal_objective(const Objective& external) cons
     inner.dimension = external.dimension;
     const ParameterTransform* self = this;
     inner.value_and_gradient = [self, &external](std::span<const double> u) {
-        likelihood::Evaluation e = external.value_and_gradient(self->to_external(u));
+        runtime::Evaluation e = external.value_and_gradient(self->to_external(u));
         const std::vector<double> j = self->jacobian(u);
         for (std::size_t k = 0; k < e.gradient.size() && k < j.size(); ++k) {
             e.gradient[k] *= j[k];

@@ -31,8 +31,8 @@ struct Quadratic {
     std::vector<double> a{4.0, 1.0, 0.5, 1.0, 3.0, -0.4, 0.5, -0.4, 2.0};
     std::vector<double> mu{1.0, -2.0, 0.5};
 
-    likelihood::Evaluation operator()(std::span<const double> x) const {
-        likelihood::Evaluation e{0.0, std::vector<double>(3, 0.0)};
+    runtime::Evaluation operator()(std::span<const double> x) const {
+        runtime::Evaluation e{0.0, std::vector<double>(3, 0.0)};
         for (std::size_t i = 0; i < 3; ++i) {
             for (std::size_t j = 0; j < 3; ++j) {
                 e.value += 0.5 * (x[i] - mu[i]) * a[i * 3 + j] * (x[j] - mu[j]);
@@ -121,7 +121,7 @@ TEST(Transform, InternalGradientMatchesFiniteDifferences) {
         for (const std::vector<double>& u :
              {std::vector<double>{0.3, -0.8, 1.7}, std::vector<double>{-2.0, 2.5, -0.4},
               std::vector<double>{1.2, 0.05, 3.9}}) {
-            const likelihood::Evaluation e = inner.value_and_gradient(u);
+            const runtime::Evaluation e = inner.value_and_gradient(u);
             EXPECT_DOUBLE_EQ(e.value, outer.value_and_gradient(t.to_external(u)).value);
             for (std::size_t k = 0; k < 3; ++k) {
                 const double h = 1e-6;
@@ -215,8 +215,8 @@ Objective phase_objective(expr::Bounds period) {
     Objective objective;
     objective.dimension = 2;
     objective.value_and_gradient = [](std::span<const double> p) {
-        return likelihood::Evaluation{1.0 - std::cos(p[0] - 2.5) + (p[1] - 1.0) * (p[1] - 1.0),
-                                      {std::sin(p[0] - 2.5), 2.0 * (p[1] - 1.0)}};
+        return runtime::Evaluation{1.0 - std::cos(p[0] - 2.5) + (p[1] - 1.0) * (p[1] - 1.0),
+                                   {std::sin(p[0] - 2.5), 2.0 * (p[1] - 1.0)}};
     };
     objective.bounds = {period, {-kInf, kInf}};
     objective.periodic = {true, false};
@@ -247,7 +247,7 @@ TEST(Transform, APeriodicPhaseStartedFarAwayIsReturnedInItsPeriod) {
     // No bounds: the period is [−π, π). A minimum at 2.5 + π lies at 2.5 − π there.
     Objective unbounded = phase_objective({-kInf, kInf});
     unbounded.value_and_gradient = [](std::span<const double> p) {
-        return likelihood::Evaluation{1.0 + std::cos(p[0] - 2.5), {-std::sin(p[0] - 2.5)}};
+        return runtime::Evaluation{1.0 + std::cos(p[0] - 2.5), {-std::sin(p[0] - 2.5)}};
     };
     unbounded.dimension = 1;
     unbounded.bounds = {};

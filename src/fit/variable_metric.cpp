@@ -83,7 +83,7 @@ MinimizerResult variable_metric(const Objective& objective, std::vector<double> 
     const Box box = box_of(objective);
     const std::size_t n = x.size();
     box.project(x);
-    likelihood::Evaluation current = f.with_gradient(x);
+    runtime::Evaluation current = f.with_gradient(x);
     std::vector<double> h = identity(n, 1.0);
     bool fresh = true;  // h is the (unscaled) identity
     while (true) {

@@ -201,9 +201,9 @@ private:
 }  // namespace
 
 std::optional<NonFiniteOrigin>
-Interpreter::diagnose_event(std::span<const double> params, const ColumnView& inputs,
+Interpreter::diagnose_event(std::span<const double> params, const ir::ColumnView& inputs,
                             std::size_t row, std::optional<std::size_t> output) const {
-    check_inputs(inputs);
+    ir::check_inputs(plan_->program, plan_->precision, inputs);
     if (row >= inputs.events) {
         throw DataError(
             fmt::format("event row {} is out of range for {} events", row, inputs.events));
@@ -217,7 +217,7 @@ Interpreter::diagnose_event(std::span<const double> params, const ColumnView& in
         throw DataError(
             fmt::format("the program has {} outputs, not {}", program.outputs.size(), *output + 1));
     }
-    BadValues bad(program, plan_->precision == Precision::kF32);
+    BadValues bad(program, plan_->precision == ir::Precision::kF32);
     Workspace workspace = make_workspace();
     const std::vector<std::complex<double>> values =
         detail::trace_event(*plan_, *workspace.state_, params, inputs, row,

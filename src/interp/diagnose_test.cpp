@@ -22,11 +22,11 @@ using ir::ValueKind;
 // Real input columns "x" and "y" (as many as the program reads) with the given values.
 struct Columns {
     std::vector<std::vector<double>> values;
-    std::vector<InputColumn> columns;
+    std::vector<ir::InputColumn> columns;
 
     Columns(std::initializer_list<std::vector<double>> v) : values(v) {
         for (const std::vector<double>& column : values) {
-            columns.push_back(InputColumn{column.data(), nullptr});
+            columns.push_back(ir::InputColumn{column.data(), nullptr});
         }
     }
 
@@ -36,11 +36,12 @@ struct Columns {
     Columns& operator=(Columns&&) = delete;
     ~Columns() = default;
 
-    [[nodiscard]] ColumnView view() const { return {columns, values.front().size()}; }
+    [[nodiscard]] ir::ColumnView view() const { return {columns, values.front().size()}; }
 };
 
 std::string diagnose(const ir::Program& program, const Columns& data, std::size_t row,
-                     std::span<const double> params = {}, Precision precision = Precision::kF64,
+                     std::span<const double> params = {},
+                     ir::Precision precision = ir::Precision::kF64,
                      std::optional<std::size_t> output = std::nullopt) {
     const auto found =
         Interpreter::prepare(program, precision).diagnose_event(params, data.view(), row, output);
@@ -62,7 +63,7 @@ ir::Program solve_program() {
 TEST(DiagnoseEvent, ASingularPerEventMatrixIsNamedWithItsSizeAndEntries) {
     const ir::Program program = solve_program();
     const Columns data({{0.5, 1.0, 4.0}, {1.0, 2.0, 1.0}});
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         SCOPED_TRACE(precision_name(precision));
         EXPECT_EQ(diagnose(program, data, 0, {}, precision), "(finite)");
         EXPECT_EQ(diagnose(program, data, 1, {}, precision),
@@ -83,16 +84,16 @@ TEST(DiagnoseEvent, NamesTheOperationAndItsOperands) {
     b.add_output(b.binary(OpCode::kDiv, b.const_real(1.0), x));
     const ir::Program program = b.finish();
     const Columns data({{-1.0, 0.0, 0.25}});
-    EXPECT_EQ(diagnose(program, data, 0, {}, Precision::kF64, 0), "sqrt(-1) is nan");
-    EXPECT_EQ(diagnose(program, data, 1, {}, Precision::kF64, 1), "log(0) is -inf");
-    EXPECT_EQ(diagnose(program, data, 1, {}, Precision::kF64, 2), "1 / 0 is inf");
+    EXPECT_EQ(diagnose(program, data, 0, {}, ir::Precision::kF64, 0), "sqrt(-1) is nan");
+    EXPECT_EQ(diagnose(program, data, 1, {}, ir::Precision::kF64, 1), "log(0) is -inf");
+    EXPECT_EQ(diagnose(program, data, 1, {}, ir::Precision::kF64, 2), "1 / 0 is inf");
     EXPECT_EQ(diagnose(program, data, 2), "(finite)");
     // Without an output named, the earliest cause of any bad output: the sqrt, not log(-1).
     EXPECT_EQ(diagnose(program, data, 0), "sqrt(-1) is nan");
     // f32 values print as floats.
     const Columns tenth({{-0.1}});
-    EXPECT_EQ(diagnose(program, tenth, 0, {}, Precision::kF32, 0), "sqrt(-0.1) is nan");
-    EXPECT_EQ(diagnose(program, tenth, 0, {}, Precision::kF64, 0), "sqrt(-0.1) is nan");
+    EXPECT_EQ(diagnose(program, tenth, 0, {}, ir::Precision::kF32, 0), "sqrt(-0.1) is nan");
+    EXPECT_EQ(diagnose(program, tenth, 0, {}, ir::Precision::kF64, 0), "sqrt(-0.1) is nan");
 }
 
 TEST(DiagnoseEvent, FollowsTheBadOutputBackNotAnUnrelatedOverflow) {
@@ -103,8 +104,8 @@ TEST(DiagnoseEvent, FollowsTheBadOutputBackNotAnUnrelatedOverflow) {
     b.add_output(b.binary(OpCode::kAdd, b.unary(OpCode::kSqrt, b.unary(OpCode::kNeg, x)), x));
     const ir::Program program = b.finish();
     const Columns data({{4.0}});
-    EXPECT_EQ(diagnose(program, data, 0, {}, Precision::kF64, 1), "sqrt(-4) is nan");
-    EXPECT_EQ(diagnose(program, data, 0, {}, Precision::kF64, 0), "exp(4000) is inf");
+    EXPECT_EQ(diagnose(program, data, 0, {}, ir::Precision::kF64, 1), "sqrt(-4) is nan");
+    EXPECT_EQ(diagnose(program, data, 0, {}, ir::Precision::kF64, 0), "exp(4000) is inf");
 }
 
 TEST(DiagnoseEvent, ABadInputOrParameterIsNamedAsSuch) {
@@ -117,7 +118,7 @@ TEST(DiagnoseEvent, ABadInputOrParameterIsNamedAsSuch) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const Columns data({{nan, 1.0}, {1.0, -std::numeric_limits<double>::infinity()}});
     const std::vector<double> one{1.0};
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         SCOPED_TRACE(precision_name(precision));
         const Interpreter interp = Interpreter::prepare(program, precision);
         const auto found = interp.diagnose_event(one, data.view(), 0, 0);
@@ -161,11 +162,11 @@ TEST(DiagnoseEvent, ComplexOperandsAndLargeSolves) {
     const ir::Program program = b.finish();
     const std::vector<double> re{0.0};
     const std::vector<double> im{0.0};
-    const std::vector<InputColumn> columns{InputColumn{re.data(), im.data()}};
+    const std::vector<ir::InputColumn> columns{ir::InputColumn{re.data(), im.data()}};
     const Interpreter interp = Interpreter::prepare(program);
-    EXPECT_EQ(interp.diagnose_event({}, ColumnView{columns, 1}, 0, 0)->description,
+    EXPECT_EQ(interp.diagnose_event({}, ir::ColumnView{columns, 1}, 0, 0)->description,
               "(1+0i) / (0+0i) is (nan+nani)");
-    EXPECT_EQ(interp.diagnose_event({}, ColumnView{columns, 1}, 0, 1)->description,
+    EXPECT_EQ(interp.diagnose_event({}, ir::ColumnView{columns, 1}, 0, 1)->description,
               "solve of a 4x4 matrix is singular");
 }
 

@@ -15,10 +15,6 @@
 
 namespace laddu::interp {
 
-const char* precision_name(Precision precision) noexcept {
-    return precision == Precision::kF32 ? "f32" : "f64";
-}
-
 namespace detail {
 
 /// Registers and scratch for one thread, in both precisions' types (only one is sized).
@@ -83,7 +79,7 @@ template <typename T>
 struct Frame {
     T* base = nullptr;
     std::size_t stride = 1;
-    const ColumnView* inputs = nullptr;
+    const ir::ColumnView* inputs = nullptr;
     std::size_t begin = 0;
     std::size_t lanes = 1;
 };
@@ -92,7 +88,7 @@ template <typename T>
 Lanes<T> resolve(const Operand& operand, const Frame<T>& frame) noexcept {
     if constexpr (std::is_same_v<T, double>) {
         if (operand.source == Source::kInput) {
-            const InputColumn& column = frame.inputs->columns[operand.offset];
+            const ir::InputColumn& column = frame.inputs->columns[operand.offset];
             return {column.re + frame.begin,
                     operand.kind == ValueKind::kComplex ? column.im + frame.begin : nullptr};
         }
@@ -117,7 +113,7 @@ void round_lanes(const Stored* from, T* to, std::size_t lanes) noexcept {
 
 template <typename T>
 void load(const Step& step, const Frame<T>& frame) noexcept {
-    const InputColumn& column = frame.inputs->columns[step.attr];
+    const ir::InputColumn& column = frame.inputs->columns[step.attr];
     const OutLanes<T> out = out_lanes(step, frame, 0);
     if (column.is_f32()) {
         round_lanes(column.re32 + frame.begin, out.re, frame.lanes);
@@ -236,7 +232,7 @@ void trace_steps(const Plan& plan, std::span<const Step> steps, const Frame<T>& 
 
 template <typename T>
 std::vector<std::complex<double>> trace_event_steps(const Plan& plan, WorkspaceState& ws,
-                                                    const ColumnView& inputs, std::size_t row,
+                                                    const ir::ColumnView& inputs, std::size_t row,
                                                     const StepVisitor& visit) {
     broadcast<T>(plan, ws);
     const Frame<T> frame{ws.registers<T>(), kBlockSize, &inputs, row, 1};
@@ -253,11 +249,11 @@ std::vector<std::complex<double>> trace_event_steps(const Plan& plan, WorkspaceS
 
 std::vector<std::complex<double>> trace_event(const Plan& plan, WorkspaceState& workspace,
                                               std::span<const double> params,
-                                              const ColumnView& inputs, std::size_t row,
+                                              const ir::ColumnView& inputs, std::size_t row,
                                               const StepVisitor& visit) {
     const Frame<double> invariants{workspace.invariants.data(), 1, nullptr, 0, 1};
     trace_steps<double>(plan, plan.invariant_steps, invariants, params, workspace, true, visit);
-    if (plan.precision == Precision::kF64) {
+    if (plan.precision == ir::Precision::kF64) {
         return trace_event_steps<double>(plan, workspace, inputs, row, visit);
     }
     return trace_event_steps<float>(plan, workspace, inputs, row, visit);
@@ -291,7 +287,7 @@ Interpreter& Interpreter::operator=(Interpreter&&) noexcept = default;
 
 Interpreter::~Interpreter() = default;
 
-Interpreter Interpreter::prepare(const ir::Program& program, Precision precision) {
+Interpreter Interpreter::prepare(const ir::Program& program, ir::Precision precision) {
     if (auto ok = ir::validate(program); !ok) {
         throw CompileError("cannot prepare an invalid program for the interpreter: " +
                            ok.error().message);
@@ -303,7 +299,7 @@ Workspace Interpreter::make_workspace() const {
     Workspace workspace;
     detail::WorkspaceState& s = *workspace.state_;
     s.plan = plan_.get();
-    if (plan_->precision == Precision::kF64) {
+    if (plan_->precision == ir::Precision::kF64) {
         s.registers64.assign(plan_->register_scalars, 0.0);
         s.lu64.resize(plan_->solve_scratch);
     } else {
@@ -332,7 +328,7 @@ void Interpreter::evaluate_invariants(std::span<const double> params, Workspace&
     }
     detail::Frame<double> frame{s.invariants.data(), 1, nullptr, 0, 1};
     detail::run_steps<double>(*plan_, plan_->invariant_steps, frame, params, s);
-    if (plan_->precision == Precision::kF64) {
+    if (plan_->precision == ir::Precision::kF64) {
         detail::broadcast<double>(*plan_, s);
     } else {
         detail::broadcast<float>(*plan_, s);
@@ -341,8 +337,8 @@ void Interpreter::evaluate_invariants(std::span<const double> params, Workspace&
 }
 
 template <typename T>
-void Interpreter::run_block_impl(const ColumnView& inputs, std::size_t begin, std::size_t count,
-                                 Workspace& workspace, const OutputView& out) const {
+void Interpreter::run_block_impl(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                                 Workspace& workspace, const ir::OutputView& out) const {
     detail::WorkspaceState& s = *workspace.state_;
     const detail::Frame<T> frame{s.registers<T>(), kBlockSize, &inputs, begin, count};
     // Blocks walk many input columns at once, more streams than the hardware prefetcher
@@ -350,7 +346,7 @@ void Interpreter::run_block_impl(const ColumnView& inputs, std::size_t begin, st
     if (begin + 2 * kBlockSize <= inputs.events) {
         // Two spelled-out loops: a generic lambda over both element types measured 2x slower on
         // the K-matrix program (GCC 12), so the per-type copies stay.
-        for (const InputColumn& column : inputs.columns) {
+        for (const ir::InputColumn& column : inputs.columns) {
             if (column.is_f32()) {
                 for (std::size_t line = 0; line < kBlockSize; line += 16) {
                     __builtin_prefetch(column.re32 + begin + kBlockSize + line);
@@ -371,7 +367,7 @@ void Interpreter::run_block_impl(const ColumnView& inputs, std::size_t begin, st
     detail::run_steps<T>(*plan_, plan_->event_steps, frame, {}, s);
     for (std::size_t j = 0; j < plan_->outputs.size(); ++j) {
         const detail::Lanes<T> lanes = detail::resolve(plan_->outputs[j], frame);
-        const OutputColumn& column = out.columns[j];
+        const ir::OutputColumn& column = out.columns[j];
         for (std::size_t i = 0; i < count; ++i) {
             column.re[i] = static_cast<double>(lanes.re[i]);
         }
@@ -383,45 +379,46 @@ void Interpreter::run_block_impl(const ColumnView& inputs, std::size_t begin, st
     }
 }
 
-void Interpreter::run_block(const ColumnView& inputs, std::size_t begin, std::size_t count,
-                            Workspace& workspace, const OutputView& out) const {
+void Interpreter::run_block(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                            Workspace& workspace, const ir::OutputView& out) const {
     LADDU_ASSERT(workspace.state_ && workspace.state_->plan == plan_.get())
         << "workspace made by another interpreter";
     LADDU_ASSERT(workspace.state_->invariants_ready) << "run_block before evaluate_invariants";
     LADDU_ASSERT(count <= kBlockSize && begin + count <= inputs.events)
         << "block [" << begin << ", " << begin + count << ") of " << inputs.events << " events";
     LADDU_ASSERT(out.columns.size() == plan_->outputs.size()) << "output view size";
-    if (plan_->precision == Precision::kF64) {
+    if (plan_->precision == ir::Precision::kF64) {
         run_block_impl<double>(inputs, begin, count, workspace, out);
     } else {
         run_block_impl<float>(inputs, begin, count, workspace, out);
     }
 }
 
-void Interpreter::run(std::span<const double> params, const ColumnView& inputs, std::size_t begin,
-                      std::size_t count, Workspace& workspace, const OutputView& out) const {
-    check_inputs(inputs);
+void Interpreter::run(std::span<const double> params, const ir::ColumnView& inputs,
+                      std::size_t begin, std::size_t count, Workspace& workspace,
+                      const ir::OutputView& out) const {
+    ir::check_inputs(plan_->program, plan_->precision, inputs);
     check_outputs(out);
     if (begin > inputs.events || count > inputs.events - begin) {
         throw DataError(fmt::format("event range [{}, {}) is out of range for {} events", begin,
                                     begin + count, inputs.events));
     }
     evaluate_invariants(params, workspace);
-    std::vector<OutputColumn> shifted(out.columns.begin(), out.columns.end());
+    std::vector<ir::OutputColumn> shifted(out.columns.begin(), out.columns.end());
     for (std::size_t done = 0; done < count; done += kBlockSize) {
         const std::size_t lanes = std::min(kBlockSize, count - done);
         for (std::size_t j = 0; j < shifted.size(); ++j) {
             shifted[j].re = out.columns[j].re + done;
             shifted[j].im = out.columns[j].im != nullptr ? out.columns[j].im + done : nullptr;
         }
-        run_block(inputs, begin + done, lanes, workspace, OutputView{shifted});
+        run_block(inputs, begin + done, lanes, workspace, ir::OutputView{shifted});
     }
 }
 
 std::vector<std::complex<double>> Interpreter::evaluate_row(std::span<const double> params,
-                                                            const ColumnView& inputs,
+                                                            const ir::ColumnView& inputs,
                                                             std::size_t row) const {
-    check_inputs(inputs);
+    ir::check_inputs(plan_->program, plan_->precision, inputs);
     if (row >= inputs.events) {
         throw DataError(
             fmt::format("event row {} is out of range for {} events", row, inputs.events));
@@ -429,13 +426,13 @@ std::vector<std::complex<double>> Interpreter::evaluate_row(std::span<const doub
     const std::size_t outputs = plan_->outputs.size();
     std::vector<double> re(outputs);
     std::vector<double> im(outputs);
-    std::vector<OutputColumn> columns(outputs);
+    std::vector<ir::OutputColumn> columns(outputs);
     for (std::size_t j = 0; j < outputs; ++j) {
-        columns[j] = OutputColumn{&re[j], &im[j]};
+        columns[j] = ir::OutputColumn{&re[j], &im[j]};
     }
     Workspace workspace = make_workspace();
     evaluate_invariants(params, workspace);
-    run_block(inputs, row, 1, workspace, OutputView{columns});
+    run_block(inputs, row, 1, workspace, ir::OutputView{columns});
     std::vector<std::complex<double>> values(outputs);
     for (std::size_t j = 0; j < outputs; ++j) {
         values[j] = {re[j], im[j]};
@@ -443,34 +440,7 @@ std::vector<std::complex<double>> Interpreter::evaluate_row(std::span<const doub
     return values;
 }
 
-void Interpreter::check_inputs(const ColumnView& inputs) const {
-    const auto& slots = plan_->program.inputs;
-    if (inputs.columns.size() != slots.size()) {
-        throw DataError(fmt::format("the program reads {} input columns, but {} were given",
-                                    slots.size(), inputs.columns.size()));
-    }
-    for (std::size_t slot = 0; slot < slots.size(); ++slot) {
-        const InputColumn& column = inputs.columns[slot];
-        if (column.is_f32() && plan_->precision == Precision::kF64) {
-            throw DataError(fmt::format("input column {} ('{}') is stored in float, which only "
-                                        "f32 programs read; prepare the interpreter with "
-                                        "Precision::kF32 or pass double columns",
-                                        slot, slots[slot].name));
-        }
-        if (inputs.events > 0 && column.re == nullptr && column.re32 == nullptr) {
-            throw DataError(
-                fmt::format("input column {} ('{}') has no data", slot, slots[slot].name));
-        }
-        if (inputs.events > 0 && slots[slot].kind == ir::ValueKind::kComplex &&
-            (column.is_f32() ? column.im32 == nullptr : column.im == nullptr)) {
-            throw DataError(fmt::format("input column {} ('{}') is Complex but has no imaginary "
-                                        "part; pass both re and im arrays",
-                                        slot, slots[slot].name));
-        }
-    }
-}
-
-void Interpreter::check_outputs(const OutputView& out) const {
+void Interpreter::check_outputs(const ir::OutputView& out) const {
     if (out.columns.size() != plan_->outputs.size()) {
         throw DataError(fmt::format("the program has {} outputs, but {} output columns were given",
                                     plan_->outputs.size(), out.columns.size()));
@@ -486,7 +456,7 @@ const ir::Program& Interpreter::program() const noexcept {
     return plan_->program;
 }
 
-Precision Interpreter::precision() const noexcept {
+ir::Precision Interpreter::precision() const noexcept {
     return plan_->precision;
 }
 

@@ -27,11 +27,11 @@ constexpr std::array<std::size_t, 5> kSizes = {1, kBlockSize - 1, kBlockSize, kB
 struct Data {
     std::vector<std::vector<double>> re;
     std::vector<std::vector<double>> im;
-    std::vector<InputColumn> columns;
+    std::vector<ir::InputColumn> columns;
     EventInputs events;
     std::size_t count = 0;
 
-    [[nodiscard]] ColumnView view() const { return ColumnView{columns, count}; }
+    [[nodiscard]] ir::ColumnView view() const { return ir::ColumnView{columns, count}; }
 };
 
 // Real inputs in [lo, hi] (a domain where sqrt, log, asin, acos are real); complex inputs with
@@ -62,8 +62,8 @@ Data make_data(const ir::Program& program, std::size_t count, unsigned seed, dou
         data.events.push_back(std::move(values));
     }
     for (std::size_t slot = 0; slot < program.inputs.size(); ++slot) {
-        data.columns.push_back(InputColumn{data.re[slot].data(),
-                                           data.im[slot].empty() ? nullptr : data.im[slot].data()});
+        data.columns.push_back(ir::InputColumn{
+            data.re[slot].data(), data.im[slot].empty() ? nullptr : data.im[slot].data()});
     }
     return data;
 }
@@ -74,12 +74,12 @@ std::vector<std::vector<C>> run_all(const Interpreter& interp, const std::vector
     const std::size_t outputs = interp.program().outputs.size();
     std::vector<std::vector<double>> re(outputs, std::vector<double>(data.count));
     std::vector<std::vector<double>> im(outputs, std::vector<double>(data.count));
-    std::vector<OutputColumn> columns;
+    std::vector<ir::OutputColumn> columns;
     for (std::size_t j = 0; j < outputs; ++j) {
-        columns.push_back(OutputColumn{re[j].data(), im[j].data()});
+        columns.push_back(ir::OutputColumn{re[j].data(), im[j].data()});
     }
     Workspace ws = interp.make_workspace();
-    interp.run(params, data.view(), 0, data.count, ws, OutputView{columns});
+    interp.run(params, data.view(), 0, data.count, ws, ir::OutputView{columns});
     std::vector<std::vector<C>> result(outputs, std::vector<C>(data.count));
     for (std::size_t j = 0; j < outputs; ++j) {
         for (std::size_t i = 0; i < data.count; ++i) {
@@ -99,7 +99,7 @@ bool close(C got, C want, double tolerance) {
 // Compares the interpreter with the reference evaluator on every block-boundary size.
 void expect_matches_reference(const ir::Program& program, const std::vector<double>& params,
                               double tolerance = 1e-12, unsigned seed = 1) {
-    const Interpreter interp = Interpreter::prepare(program, Precision::kF64);
+    const Interpreter interp = Interpreter::prepare(program, ir::Precision::kF64);
     for (const std::size_t count : kSizes) {
         const Data data = make_data(program, count, seed + static_cast<unsigned>(count));
         const auto got = run_all(interp, params, data);
@@ -333,7 +333,7 @@ TEST(Interpreter, BlockResultsAreBitIdenticalToRows) {
         b.add_output(b.unary(OpCode::kNormSqr, b.mul_n(terms)));
         b.add_output(b.unary(OpCode::kSqrt, x));
     });
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         const Interpreter interp = Interpreter::prepare(program, precision);
         const Data data = make_data(program, 3 * kBlockSize + 5, 5);
         const auto block = run_all(interp, kParams, data);
@@ -453,8 +453,8 @@ TEST(Interpreter, F32IsWithinToleranceOfF64) {
         b.add_output(b.extract(b.solve(2, 1, system), 1));
     });
     const Data data = make_data(program, 3 * kBlockSize + 5, 4);
-    const auto f64 = run_all(Interpreter::prepare(program, Precision::kF64), kParams, data);
-    const auto f32 = run_all(Interpreter::prepare(program, Precision::kF32), kParams, data);
+    const auto f64 = run_all(Interpreter::prepare(program, ir::Precision::kF64), kParams, data);
+    const auto f32 = run_all(Interpreter::prepare(program, ir::Precision::kF32), kParams, data);
     for (std::size_t j = 0; j < f64.size(); ++j) {
         for (std::size_t i = 0; i < data.count; ++i) {
             EXPECT_LE(std::abs(f32[j][i] - f64[j][i]), 5e-5 * std::max(1.0, std::abs(f64[j][i])))
@@ -485,20 +485,21 @@ TEST(Interpreter, ReportsUserErrors) {
         "expected 3 parameter values, got 1");
     expect_error<DataError>([&] { (void)interp.evaluate_row(kParams, data.view(), 4); },
                             "row 4 is out of range for 4 events");
-    ColumnView missing_im = data.view();
-    std::vector<InputColumn> columns = data.columns;
+    ir::ColumnView missing_im = data.view();
+    std::vector<ir::InputColumn> columns = data.columns;
     columns[1].im = nullptr;
     missing_im.columns = columns;
     expect_error<DataError>([&] { (void)interp.evaluate_row(kParams, missing_im, 0); },
                             "('z') is Complex but has no imaginary part");
-    ColumnView too_few{std::span<const InputColumn>(data.columns).first(1), 4};
+    ir::ColumnView too_few{std::span<const ir::InputColumn>(data.columns).first(1), 4};
     expect_error<DataError>([&] { (void)interp.evaluate_row(kParams, too_few, 0); },
                             "reads 2 input columns, but 1 were given");
     Workspace ws = interp.make_workspace();
     std::vector<double> out(8);
-    const std::vector<OutputColumn> outs{OutputColumn{out.data(), nullptr}};
-    expect_error<DataError>([&] { interp.run(kParams, data.view(), 2, 3, ws, OutputView{outs}); },
-                            "event range [2, 5) is out of range for 4 events");
+    const std::vector<ir::OutputColumn> outs{ir::OutputColumn{out.data(), nullptr}};
+    expect_error<DataError>(
+        [&] { interp.run(kParams, data.view(), 2, 3, ws, ir::OutputView{outs}); },
+        "event range [2, 5) is out of range for 4 events");
     ir::Program broken = program;
     broken.parameter_count = 0;
     expect_error<CompileError>([&] { (void)Interpreter::prepare(broken); }, "parameter index");

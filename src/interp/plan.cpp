@@ -76,7 +76,7 @@ struct Location {
 
 class PlanBuilder {
 public:
-    PlanBuilder(const ir::Program& program, Precision precision)
+    PlanBuilder(const ir::Program& program, ir::Precision precision)
         : program_(program), required_(required_values(program)),
           invariant_offset_(program.size(), kNone), event_location_(program.size()) {
         plan_.program = program;
@@ -199,7 +199,7 @@ private:
         for (const ValueId id : program_.outputs) {
             last_use[ir::to_index(id)] = kNone;
         }
-        const bool loads_in_place = plan_.precision == Precision::kF64;
+        const bool loads_in_place = plan_.precision == ir::Precision::kF64;
         std::vector<ValueId> dying;
         for (std::uint32_t index = 0; index < size; ++index) {
             const ir::Instruction& inst = program_.instructions[index];
@@ -250,7 +250,7 @@ private:
 
 }  // namespace
 
-Plan build_plan(const ir::Program& program, Precision precision) {
+Plan build_plan(const ir::Program& program, ir::Precision precision) {
     return PlanBuilder(program, precision).build();
 }
 

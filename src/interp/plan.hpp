@@ -49,7 +49,7 @@ struct Broadcast {
 /// same layout with one lane.
 struct Plan {
     ir::Program program;
-    Precision precision = Precision::kF64;
+    ir::Precision precision = ir::Precision::kF64;
     std::vector<Step> invariant_steps;
     std::vector<Step> event_steps;
     std::vector<Operand> operands;  ///< operand pool of both step lists
@@ -64,6 +64,6 @@ struct Plan {
 };
 
 /// Builds the plan for a validated program.
-[[nodiscard]] Plan build_plan(const ir::Program& program, Precision precision);
+[[nodiscard]] Plan build_plan(const ir::Program& program, ir::Precision precision);
 
 }  // namespace laddu::interp::detail

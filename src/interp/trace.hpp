@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include <laddu/interp/columns.hpp>
+#include <laddu/ir/columns.hpp>
 
 #include "plan.hpp"
 
@@ -34,7 +34,7 @@ using StepVisitor = std::function<void(const TracedStep&)>;
 /// a fresh workspace of this plan; inputs, parameters and `row` are checked by the caller.
 std::vector<std::complex<double>> trace_event(const Plan& plan, WorkspaceState& workspace,
                                               std::span<const double> params,
-                                              const ColumnView& inputs, std::size_t row,
+                                              const ir::ColumnView& inputs, std::size_t row,
                                               const StepVisitor& visit);
 
 }  // namespace laddu::interp::detail

@@ -59,9 +59,9 @@ private:
 
 // Builds JitKernels (their constructor is private so only compile() hands them out).
 struct KernelFactory {
-    static JitKernel make(std::shared_ptr<const JitModule> module, KernelFn fn, Precision precision,
-                          InputColumns inputs, double seconds, std::size_t llvm_instructions,
-                          bool vectorized) {
+    static JitKernel make(std::shared_ptr<const JitModule> module, KernelFn fn,
+                          ir::Precision precision, InputColumns inputs, double seconds,
+                          std::size_t llvm_instructions, bool vectorized) {
         JitKernel kernel;
         kernel.module_ = std::move(module);
         kernel.fn_ = fn;
@@ -127,7 +127,7 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
 // With LADDU_JIT_DUMP=<directory>, every compile writes its LLVM IR before and after the
 // pipeline to <directory>/laddu_kernel_<hash>_<precision>.{lowered,opt}.ll (for inspecting what
 // vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly).
-void dump_module(const llvm::Module& module, const ir::Program& program, Precision precision,
+void dump_module(const llvm::Module& module, const ir::Program& program, ir::Precision precision,
                  const char* stage) {
     const char* directory = std::getenv("LADDU_JIT_DUMP");
     if (directory == nullptr || *directory == '\0') {
@@ -196,8 +196,8 @@ detail::ReductionLayout reduction_layout(const ir::Program& program, InputColumn
     return layout;
 }
 
-Expected<JitKernel> compile_now(const ir::Program& program, Precision precision, CodeGen codegen,
-                                InputColumns inputs) {
+Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precision,
+                                CodeGen codegen, InputColumns inputs) {
     const auto start = std::chrono::steady_clock::now();
     if (auto valid = ir::validate(program); !valid) {
         return failure(ErrorKind::kBackend,
@@ -297,7 +297,7 @@ bool same_computation(const ir::Program& a, const ir::Program& b) {
 
 // What besides the program a kernel is compiled for.
 struct Variant {
-    Precision precision;
+    ir::Precision precision;
     CodeGen codegen;
     InputColumns inputs;
 
@@ -432,11 +432,7 @@ Expected<JitReduction> JitKernel::reduction(const ReductionSpec& spec) const {
     }
 }
 
-const char* precision_name(Precision precision) noexcept {
-    return precision == Precision::kF32 ? "f32" : "f64";
-}
-
-Expected<JitKernel> compile(const ir::Program& program, Precision precision, CodeGen codegen,
+Expected<JitKernel> compile(const ir::Program& program, ir::Precision precision, CodeGen codegen,
                             InputColumns inputs) {
     try {
         return cache().get_or_compile(program, {precision, codegen, inputs});
@@ -446,7 +442,7 @@ Expected<JitKernel> compile(const ir::Program& program, Precision precision, Cod
     }
 }
 
-Expected<JitKernel> compile_uncached(const ir::Program& program, Precision precision,
+Expected<JitKernel> compile_uncached(const ir::Program& program, ir::Precision precision,
                                      CodeGen codegen, InputColumns inputs) {
     try {
         return compile_now(program, precision, codegen, inputs);

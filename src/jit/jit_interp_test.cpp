@@ -34,7 +34,7 @@ struct Data {
 };
 
 // Runs `program` over all events with both backends and compares every output.
-void expect_backends_agree(const ir::Program& program, std::uint64_t seed, Precision precision,
+void expect_backends_agree(const ir::Program& program, std::uint64_t seed, ir::Precision precision,
                            double tolerance, std::size_t events = 150) {
     SCOPED_TRACE(ir::to_string(program));
     Random random(seed);
@@ -44,7 +44,7 @@ void expect_backends_agree(const ir::Program& program, std::uint64_t seed, Preci
     }
     const SlotValues slots = testing::random_slots(random, program, events);
     Data data;
-    std::vector<interp::InputColumn> interp_inputs;
+    std::vector<ir::InputColumn> interp_inputs;
     std::vector<const double*> jit_inputs;
     for (std::size_t s = 0; s < slots.size(); ++s) {
         AlignedVector<double> re;
@@ -69,7 +69,7 @@ void expect_backends_agree(const ir::Program& program, std::uint64_t seed, Preci
     std::vector<AlignedVector<double>> iout_im(outputs, AlignedVector<double>(events));
     std::vector<AlignedVector<double>> jout_re(outputs, AlignedVector<double>(events));
     std::vector<AlignedVector<double>> jout_im(outputs, AlignedVector<double>(events, 0.0));
-    std::vector<interp::OutputColumn> interp_outputs;
+    std::vector<ir::OutputColumn> interp_outputs;
     std::vector<double*> jit_outputs;
     for (std::size_t k = 0; k < outputs; ++k) {
         const bool c = program.at(program.outputs[k]).kind == ValueKind::kComplex;
@@ -81,11 +81,11 @@ void expect_backends_agree(const ir::Program& program, std::uint64_t seed, Preci
     }
 
     const auto interp_precision =
-        precision == Precision::kF32 ? interp::Precision::kF32 : interp::Precision::kF64;
+        precision == ir::Precision::kF32 ? ir::Precision::kF32 : ir::Precision::kF64;
     const interp::Interpreter interpreter = interp::Interpreter::prepare(program, interp_precision);
     interp::Workspace workspace = interpreter.make_workspace();
-    interpreter.run(params, interp::ColumnView{interp_inputs, events}, 0, events, workspace,
-                    interp::OutputView{interp_outputs});
+    interpreter.run(params, ir::ColumnView{interp_inputs, events}, 0, events, workspace,
+                    ir::OutputView{interp_outputs});
 
     auto kernel = compile(program, precision);
     ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
@@ -114,8 +114,8 @@ void expect_backends_agree(const ir::Program& program, std::uint64_t seed, Preci
 }
 
 void expect_agree_both(const ir::Program& program, std::uint64_t seed, double f64_tolerance) {
-    expect_backends_agree(program, seed, Precision::kF64, f64_tolerance);
-    expect_backends_agree(program, seed, Precision::kF32, 5e-3);
+    expect_backends_agree(program, seed, ir::Precision::kF64, f64_tolerance);
+    expect_backends_agree(program, seed, ir::Precision::kF32, 5e-3);
 }
 
 TEST(JitVsInterp, EveryUnaryOpcode) {
@@ -217,8 +217,8 @@ TEST(JitVsInterp, CoherentSumIsBitIdenticalInF64) {
     }
     b.add_output(b.unary(OpCode::kNormSqr, b.add_n(terms)));
     const ir::Program program = b.finish();
-    expect_backends_agree(program, 40, Precision::kF64, 0.0, 1000);
-    expect_backends_agree(program, 40, Precision::kF32, 5e-3, 1000);
+    expect_backends_agree(program, 40, ir::Precision::kF64, 0.0, 1000);
+    expect_backends_agree(program, 40, ir::Precision::kF32, 5e-3, 1000);
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ struct Outputs {
 }
 
 struct Check {
-    Precision precision = Precision::kF64;
+    ir::Precision precision = ir::Precision::kF64;
     double tolerance = 4e-15;
     std::size_t events = 37;
     std::int64_t begin = 0;
@@ -165,9 +165,9 @@ void expect_both_precisions(const ir::Program& program, std::uint64_t seed,
     Random random(seed);
     const auto params = random_params(random, program.parameter_count);
     const SlotValues slots = testing::random_slots(random, program, 37);
-    expect_matches_reference(program, params, slots, {Precision::kF64, f64_tolerance});
-    expect_matches_reference(program, params, slots, {Precision::kF32, 5e-3});
-    Check mirrored{Precision::kF32, 1e-5};
+    expect_matches_reference(program, params, slots, {ir::Precision::kF64, f64_tolerance});
+    expect_matches_reference(program, params, slots, {ir::Precision::kF32, 5e-3});
+    Check mirrored{ir::Precision::kF32, 1e-5};
     mirrored.reference = testing::ContractPrecision::kF32;
     expect_matches_reference(program, params, slots, mirrored);
 }
@@ -248,9 +248,9 @@ TEST(JitOpcodes, AddNMulNAndDotInOperandOrderAreExact) {
     Random random(301);
     const auto params = random_params(random, program.parameter_count);
     const SlotValues slots = testing::random_slots(random, program, 37);
-    expect_matches_reference(program, params, slots, {Precision::kF64, 0.0});
+    expect_matches_reference(program, params, slots, {ir::Precision::kF64, 0.0});
     // ±1e16 cancel only in double; f32 is checked against the f32-mirroring reference.
-    Check f32{Precision::kF32, 1e-6};
+    Check f32{ir::Precision::kF32, 1e-6};
     f32.reference = testing::ContractPrecision::kF32;
     expect_matches_reference(program, params, slots, f32);
 }
@@ -269,8 +269,8 @@ TEST(JitOpcodes, PowIOverExponentsIncludingZeroAndNegative) {
         const auto params = random_params(random, program.parameter_count);
         const SlotValues slots = testing::random_slots(random, program, 37);
         // Products and one final division only: bit-identical to std::complex.
-        expect_matches_reference(program, params, slots, {Precision::kF64, 0.0});
-        Check f32{Precision::kF32, 1e-5};
+        expect_matches_reference(program, params, slots, {ir::Precision::kF64, 0.0});
+        Check f32{ir::Precision::kF32, 1e-5};
         f32.reference = testing::ContractPrecision::kF32;
         expect_matches_reference(program, params, slots, f32);
     }
@@ -318,7 +318,7 @@ TEST(JitOpcodes, SolveAndExtractEventAndInvariant) {
 TEST(JitOpcodes, SmallEventSolvesAreInlinedAndVectorised) {
     // 2×2 and 3×3 (the K-matrix sizes) are straight-line code; 5×5 calls the helper.
     for (const std::uint32_t n : {2U, 3U, 5U}) {
-        auto kernel = compile(solve_program(n, 1, true), Precision::kF64);
+        auto kernel = compile(solve_program(n, 1, true), ir::Precision::kF64);
         ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
         EXPECT_EQ(kernel->vectorized(), n <= 4) << "n=" << n;
     }
@@ -338,7 +338,7 @@ TEST(JitOpcodes, SolveResidualIsSmall) {
     b.add_output(b.extract(sol, 0));
     b.add_output(b.extract(sol, 1));
     const ir::Program program = b.finish();
-    auto kernel = compile(program, Precision::kF64);
+    auto kernel = compile(program, ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
     Random random(600);
     const std::vector<double> params = {0.7};
@@ -362,7 +362,7 @@ TEST(JitOpcodes, SingularSolveGivesNaN) {
     b.add_output(b.extract(sol, 0));
     b.add_output(b.extract(sol, 1));
     const ir::Program program = b.finish();
-    auto kernel = compile(program, Precision::kF64);
+    auto kernel = compile(program, ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
     const SlotValues slots = {{Complex(1.0, 0.0), Complex(0.0, 0.0)}};
     const Columns in(program, slots);
@@ -385,7 +385,7 @@ TEST(JitRandom, ArithmeticOnlyProgramsAreBitIdentical) {
         const ir::Program program = testing::random_program(random, options);
         const auto params = random_params(random, program.parameter_count);
         const SlotValues slots = testing::random_slots(random, program, 21);
-        expect_matches_reference(program, params, slots, {Precision::kF64, 0.0, 21});
+        expect_matches_reference(program, params, slots, {ir::Precision::kF64, 0.0, 21});
     }
 }
 
@@ -431,9 +431,9 @@ TEST(JitKernels, CoherentSumIsVectorisedAndExact) {
     Random random(700);
     const auto params = random_params(random, program.parameter_count);
     const SlotValues slots = testing::random_slots(random, program, 203);
-    expect_matches_reference(program, params, slots, {Precision::kF64, 0.0, 203});
-    expect_matches_reference(program, params, slots, {Precision::kF32, 5e-3, 203});
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    expect_matches_reference(program, params, slots, {ir::Precision::kF64, 0.0, 203});
+    expect_matches_reference(program, params, slots, {ir::Precision::kF32, 5e-3, 203});
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         auto kernel = compile(program, precision);
         ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
         EXPECT_TRUE(kernel->vectorized()) << precision_name(precision);
@@ -450,10 +450,10 @@ TEST(JitKernels, OddRangesTouchOnlyTheirEvents) {
     const SlotValues slots = testing::random_slots(random, program, 1031);
     const std::array<std::pair<std::int64_t, std::int64_t>, 9> ranges = {
         {{0, 0}, {5, 5}, {9, 3}, {0, 1}, {3, 4}, {1, 8}, {7, 24}, {13, 1030}, {0, 1031}}};
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         for (const auto& [begin, end] : ranges) {
             SCOPED_TRACE(std::to_string(begin) + testing::numbered(" <= event < ", end));
-            Check check{precision, precision == Precision::kF64 ? 0.0 : 5e-3, 1031, begin, end};
+            Check check{precision, precision == ir::Precision::kF64 ? 0.0 : 5e-3, 1031, begin, end};
             expect_matches_reference(program, params, slots, check);
         }
     }
@@ -482,11 +482,11 @@ TEST(JitKernels, EveryTailLengthOfAFoldedLoopWithSeveralOutputs) {
     Random random(706);
     const auto params = random_params(random, program.parameter_count);
     const SlotValues slots = testing::random_slots(random, program, 48);
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         for (const std::int64_t begin : {0, 1, 3}) {
             for (std::int64_t length = 0; begin + length <= 48; ++length) {
                 SCOPED_TRACE(std::to_string(begin) + testing::numbered(" + ", length));
-                Check check{precision, precision == Precision::kF64 ? 4e-15 : 5e-3, 48, begin,
+                Check check{precision, precision == ir::Precision::kF64 ? 4e-15 : 5e-3, 48, begin,
                             begin + length};
                 expect_matches_reference(program, params, slots, check);
             }
@@ -502,7 +502,7 @@ TEST(JitKernels, EventValuesDoNotDependOnHowTheRangeIsSplit) {
     const auto params = random_params(random, program.parameter_count);
     const SlotValues slots = testing::random_slots(random, program, 1000);
     const Columns in(program, slots);
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         auto kernel = compile(program, precision);
         ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
         Outputs whole(program, 1000);
@@ -536,36 +536,36 @@ TEST(JitKernels, InvariantsAreHoistedAndFollowTheParameters) {
     ASSERT_EQ(program.at(h).cls, ir::ValueClass::kInvariant);
     Random random(702);
     const SlotValues slots = testing::random_slots(random, program, 19);
-    expect_matches_reference(program, {0.3, -0.4}, slots, {Precision::kF64, 4e-15, 19});
-    expect_matches_reference(program, {-1.1, 2.5}, slots, {Precision::kF64, 4e-15, 19});
-    expect_matches_reference(program, {-1.1, 2.5}, slots, {Precision::kF32, 5e-3, 19});
+    expect_matches_reference(program, {0.3, -0.4}, slots, {ir::Precision::kF64, 4e-15, 19});
+    expect_matches_reference(program, {-1.1, 2.5}, slots, {ir::Precision::kF64, 4e-15, 19});
+    expect_matches_reference(program, {-1.1, 2.5}, slots, {ir::Precision::kF32, 5e-3, 19});
 }
 
 TEST(JitCache, SameProgramReturnsTheSameKernel) {
     const ir::Program program = coherent_sum(5);
-    auto first = compile(program, Precision::kF64);
+    auto first = compile(program, ir::Precision::kF64);
     ASSERT_TRUE(first.has_value()) << first.error().message;
     const std::size_t size = cache_size();
-    auto second = compile(program, Precision::kF64);
+    auto second = compile(program, ir::Precision::kF64);
     ASSERT_TRUE(second.has_value());
     EXPECT_TRUE(*first == *second);
     EXPECT_EQ(first->module(), second->module());
     EXPECT_EQ(first->compile_seconds(), second->compile_seconds());
     EXPECT_EQ(cache_size(), size);
 
-    auto single = compile(program, Precision::kF32);
+    auto single = compile(program, ir::Precision::kF32);
     ASSERT_TRUE(single.has_value());
     EXPECT_FALSE(*single == *first);
     EXPECT_EQ(cache_size(), size + 1);
 
-    auto fresh = compile_uncached(program, Precision::kF64);
+    auto fresh = compile_uncached(program, ir::Precision::kF64);
     ASSERT_TRUE(fresh.has_value());
     EXPECT_FALSE(*fresh == *first);
     EXPECT_EQ(cache_size(), size + 1);
 
     ir::Program renamed = program;
     renamed.inputs[0].name = "other";  // names are not part of the key
-    auto same = compile(renamed, Precision::kF64);
+    auto same = compile(renamed, ir::Precision::kF64);
     ASSERT_TRUE(same.has_value());
     EXPECT_TRUE(*same == *first);
 }
@@ -578,8 +578,8 @@ TEST(JitKernels, FastCodeGenComputesTheSameBits) {
     const Columns in(program, slots);
     Outputs optimized(program, 77);
     Outputs fast(program, 77);
-    auto a = compile(program, Precision::kF64, CodeGen::kOptimized);
-    auto b = compile(program, Precision::kF64, CodeGen::kFast);
+    auto a = compile(program, ir::Precision::kF64, CodeGen::kOptimized);
+    auto b = compile(program, ir::Precision::kF64, CodeGen::kFast);
     ASSERT_TRUE(a.has_value() && b.has_value());
     EXPECT_FALSE(*a == *b);  // cached separately
     a->run(params.data(), in.pointers.data(), optimized.pointers.data(), 0, 77);
@@ -618,7 +618,7 @@ TEST(JitKernels, FloatInputColumnsGiveTheBitsOfRoundedDoubleColumns) {
         for (const auto& column : narrow_storage) {
             narrow.push_back(column.data());
         }
-        for (const Precision precision : {Precision::kF32, Precision::kF64}) {
+        for (const ir::Precision precision : {ir::Precision::kF32, ir::Precision::kF64}) {
             auto from_double = compile(program, precision);
             auto from_float =
                 compile(program, precision, CodeGen::kOptimized, InputColumns::kFloat);
@@ -649,7 +649,7 @@ TEST(JitKernels, FloatInputColumnsGiveTheBitsOfRoundedDoubleColumns) {
 
 TEST(JitKernels, ThreadsRunOneKernelOnDisjointRanges) {
     const ir::Program program = coherent_sum(4);
-    auto kernel = compile(program, Precision::kF64);
+    auto kernel = compile(program, ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
     Random random(705);
     const auto params = random_params(random, program.parameter_count);
@@ -679,7 +679,7 @@ TEST(JitCache, ConcurrentCompilesAgreeOnOneKernel) {
     std::vector<std::thread> threads;
     for (std::size_t t = 0; t < seen.size(); ++t) {
         threads.emplace_back([&, t] {
-            auto kernel = compile(program, Precision::kF64);
+            auto kernel = compile(program, ir::Precision::kF64);
             seen[t] = kernel ? kernel->function() : nullptr;
         });
     }
@@ -694,7 +694,7 @@ TEST(JitCache, ConcurrentCompilesAgreeOnOneKernel) {
 
 TEST(JitCache, KernelOutlivesAClearedCache) {
     const ir::Program program = coherent_sum(2);
-    auto kernel = compile(program, Precision::kF64);
+    auto kernel = compile(program, ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value());
     clear_cache();
     EXPECT_EQ(cache_size(), 0U);
@@ -711,7 +711,7 @@ TEST(JitCache, KernelOutlivesAClearedCache) {
 }
 
 void expect_backend_failure(const ir::Program& program, const std::string& fragment) {
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         auto kernel = compile(program, precision);
         ASSERT_FALSE(kernel.has_value());
         EXPECT_EQ(kernel.error().kind, ErrorKind::kBackend);

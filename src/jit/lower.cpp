@@ -53,11 +53,11 @@ struct Value {
 
 class Lowerer {
 public:
-    Lowerer(const ir::Program& program, Precision precision, llvm::Module& module)
+    Lowerer(const ir::Program& program, ir::Precision precision, llvm::Module& module)
         : program_(program), module_(module), ctx_(module.getContext()), b_(ctx_),
           f64_(b_.getDoubleTy()),
-          event_ty_(precision == Precision::kF32 ? b_.getFloatTy() : b_.getDoubleTy()), fty_(f64_),
-          i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()), values_(program.size()),
+          event_ty_(precision == ir::Precision::kF32 ? b_.getFloatTy() : b_.getDoubleTy()),
+          fty_(f64_), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()), values_(program.size()),
           narrowed_(program.size()), vectors_(program.size()) {}
 
     Expected<void> run(const LowerOptions& options);
@@ -744,7 +744,7 @@ Expected<void> verify(const llvm::Function& fn, const std::string& what) {
     return {};
 }
 
-Expected<void> lower_program(const ir::Program& program, Precision precision,
+Expected<void> lower_program(const ir::Program& program, ir::Precision precision,
                              const LowerOptions& options, llvm::Module& module) {
     try {
         Lowerer lowerer(program, precision, module);

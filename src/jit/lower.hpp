@@ -39,7 +39,7 @@ struct LowerOptions {
 /// Appends the kernel for a validated `program` to `module`: invariant instructions at function
 /// entry, event instructions in the loop over [begin, end). Fails (kBackend) if the resulting
 /// function does not verify.
-[[nodiscard]] Expected<void> lower_program(const ir::Program& program, Precision precision,
+[[nodiscard]] Expected<void> lower_program(const ir::Program& program, ir::Precision precision,
                                            const LowerOptions& options, llvm::Module& module);
 
 /// What the reduction of lower_reduction needs to know about the kernel it calls.

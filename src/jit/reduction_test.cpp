@@ -205,7 +205,7 @@ void expect_fused_matches_unfused(const JitKernel& kernel, const ir::Program& pr
 TEST(JitReduction, BitIdenticalToLaneSumsOverTheKernelsOutputs) {
     const ir::Program program = positive_program();
     const Data data(program, 4200, 41);
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         for (const InputColumns columns : {InputColumns::kDouble, InputColumns::kFloat}) {
             auto kernel = compile(program, precision, CodeGen::kOptimized, columns);
             ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
@@ -253,7 +253,7 @@ TEST(JitReduction, FlagsNonPositiveValuesOnlyWhereTheTermNeedsThem) {
     for (double& x : data.doubles[0]) {
         x = std::abs(x) + 0.01;
     }
-    auto kernel = compile(program, Precision::kF64);
+    auto kernel = compile(program, ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value());
     for (const ReductionTerm term : kTerms) {
         SCOPED_TRACE(testing::numbered("term ", static_cast<int>(term)));
@@ -264,7 +264,7 @@ TEST(JitReduction, FlagsNonPositiveValuesOnlyWhereTheTermNeedsThem) {
 }
 
 TEST(JitReduction, RejectsSpecsTheKernelCannotTake) {
-    auto kernel = compile(identity_program(), Precision::kF64);
+    auto kernel = compile(identity_program(), ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value());
     auto zero = kernel->reduction({ReductionTerm::kReal, 0});
     ASSERT_FALSE(zero.has_value());
@@ -282,7 +282,7 @@ TEST(JitReduction, EachSpecCompilesOnceAndOutlivesItsKernel) {
     const ir::Program program = positive_program();
     std::optional<JitReduction> kept;
     {
-        auto kernel = compile_uncached(program, Precision::kF64);
+        auto kernel = compile_uncached(program, ir::Precision::kF64);
         ASSERT_TRUE(kernel.has_value());
         auto a = kernel->reduction({ReductionTerm::kLog, 5});
         auto b = kernel->reduction({ReductionTerm::kLog, 5});
@@ -306,7 +306,7 @@ TEST(JitReduction, EachSpecCompilesOnceAndOutlivesItsKernel) {
 // different ranges.
 TEST(JitReduction, ThreadsRunOneReductionAtOnce) {
     const ir::Program program = positive_program();
-    auto kernel = compile_uncached(program, Precision::kF64);
+    auto kernel = compile_uncached(program, ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value());
     const Data data(program, 2048, 47);
     const std::array<double, 3> params = {0.2, 0.9, -0.4};

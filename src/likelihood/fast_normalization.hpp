@@ -1,11 +1,9 @@
 // fast_normalization.hpp (private): the normalisation integral as a precomputed Hermitian form.
 //
 // For I = Σ_g |Σ_{a in g} c_a(θ) A_a(x)|², Σ_j w_j I_j = Re Σ_ab c_a conj(c_b) M_ab with
-// M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) for a, b in one group (0 across groups). M is built
-// once, in one pass over the accepted events (resident, or streamed window by window): one
-// compensated sum per entry and reduction chunk (kReductionChunk events, in event order), the
-// chunk partials merged in global chunk order (gathered across an Execution::collective), so M
-// has the same bits for any thread count, resident or streaming, on any number of processes.
+// M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) for a, b in one group (0 across groups), built once by
+// runtime::normalization_matrix (the same bits for any thread count, backend, memory plan and
+// number of processes).
 // With v_a = Σ_b M_ab conj(c_b): the integral is Re Σ_a c_a v_a and, M being Hermitian, its
 // derivative is 2 Re Σ_a (∂c_a/∂θ_k) v_a.
 #pragma once
@@ -19,9 +17,9 @@
 
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/event_data.hpp>
-#include <laddu/interp/interpreter.hpp>
 #include <laddu/likelihood/term.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/normalization_matrix.hpp>
 
 namespace laddu::likelihood {
 
@@ -39,7 +37,7 @@ public:
     [[nodiscard]] double value(std::span<const double> params) const;
 
     /// value() and its gradient.
-    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const;
+    [[nodiscard]] runtime::Evaluation value_and_gradient(std::span<const double> params) const;
 
     /// The number of (coefficient, amplitude) terms.
     [[nodiscard]] std::size_t terms() const noexcept { return terms_; }
@@ -53,8 +51,8 @@ private:
     std::size_t terms_ = 0;
     std::size_t parameters_ = 0;
     std::vector<std::complex<double>> matrix_;                       ///< terms_ × terms_, row-major
-    std::unique_ptr<const interp::Interpreter> coefficient_values_;  ///< never null once built
-    std::vector<interp::Interpreter> coefficient_gradients_;         ///< one per term: c_a, ∂c_a/∂θ
+    std::optional<runtime::ParameterFunction> coefficient_values_;   ///< set once built
+    std::vector<runtime::ParameterFunction> coefficient_gradients_;  ///< per term: c_a, ∂c_a/∂θ
 };
 
 }  // namespace laddu::likelihood

@@ -118,11 +118,11 @@ std::vector<double> Likelihood::gradient(std::span<const double> params) const {
     return value_and_gradient(params).gradient;
 }
 
-Evaluation Likelihood::value_and_gradient(std::span<const double> params) const {
+runtime::Evaluation Likelihood::value_and_gradient(std::span<const double> params) const {
     check_parameter_count("likelihood", names_.size(), params.size());
-    Evaluation total{0.0, std::vector<double>(names_.size(), 0.0)};
+    runtime::Evaluation total{0.0, std::vector<double>(names_.size(), 0.0)};
     for (std::size_t t = 0; t < terms_.size(); ++t) {
-        const Evaluation e = terms_[t]->value_and_gradient(gather(t, params));
+        const runtime::Evaluation e = terms_[t]->value_and_gradient(gather(t, params));
         total.value += e.value;
         for (std::size_t k = 0; k < indices_[t].size(); ++k) {
             total.gradient[indices_[t][k]] += e.gradient[k];

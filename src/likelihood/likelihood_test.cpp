@@ -35,8 +35,8 @@ public:
         return sum;
     }
 
-    Evaluation value_and_gradient(std::span<const double> p) const override {
-        Evaluation e{value(p), {}};
+    runtime::Evaluation value_and_gradient(std::span<const double> p) const override {
+        runtime::Evaluation e{value(p), {}};
         for (std::size_t k = 0; k < p.size(); ++k) {
             e.gradient.push_back(2.0 * weight_[k] * (p[k] - centre_[k]));
         }
@@ -129,7 +129,7 @@ TEST_F(LikelihoodTest, SharedParametersSumEveryTermsContribution) {
     EXPECT_DOUBLE_EQ(total_.value(p), expected);
     const std::vector<double> expected_gradient{
         2.0 * (a - 1.0), 6.0 * (b - 2.0) + 0.5 * b + 2.0 * (b + 1.0), 0.5 * c + 4.0 * (c - 0.5)};
-    const Evaluation e = total_.value_and_gradient(p);
+    const runtime::Evaluation e = total_.value_and_gradient(p);
     EXPECT_DOUBLE_EQ(e.value, expected);
     for (std::size_t k = 0; k < 3; ++k) {
         EXPECT_NEAR(e.gradient[k], expected_gradient[k], 1e-14) << k;

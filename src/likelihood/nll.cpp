@@ -151,13 +151,14 @@ double UnbinnedNll::normalization_integral(std::span<const double> params) const
     return integral;
 }
 
-Evaluation UnbinnedNll::normalization_integral_with_gradient(std::span<const double> params) const {
+runtime::Evaluation
+UnbinnedNll::normalization_integral_with_gradient(std::span<const double> params) const {
     check_parameter_count(state_->name, state_->parameters.size(), params.size());
-    Evaluation result;
+    runtime::Evaluation result;
     if (state_->fast) {
         result = state_->fast->value_and_gradient(params);
     } else {
-        runtime::ReductionEvaluation r =
+        runtime::Evaluation r =
             state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
         result = {r.value, std::move(r.gradient)};
     }
@@ -175,13 +176,13 @@ double UnbinnedNll::value(std::span<const double> params) const {
     return integral - data_term;
 }
 
-Evaluation UnbinnedNll::value_and_gradient(std::span<const double> params) const {
-    const Evaluation integral = normalization_integral_with_gradient(params);
-    const runtime::ReductionEvaluation data_term =
+runtime::Evaluation UnbinnedNll::value_and_gradient(std::span<const double> params) const {
+    const runtime::Evaluation integral = normalization_integral_with_gradient(params);
+    const runtime::Evaluation data_term =
         state_->data->reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
     const bool extended = state_->kind == Kind::kExtended;
     const double scale = extended ? 1.0 : state_->data_weights / integral.value;
-    Evaluation result;
+    runtime::Evaluation result;
     result.value = extended ? integral.value - data_term.value
                             : state_->data_weights * std::log(integral.value) - data_term.value;
     result.gradient.resize(params.size());
@@ -263,20 +264,20 @@ std::vector<double> UnbinnedNll::projection_weights(std::span<const double> para
     return result;
 }
 
-Evaluation UnbinnedNll::fit_fraction(std::span<const double> params,
-                                     const std::vector<std::string>& tags) const {
+runtime::Evaluation UnbinnedNll::fit_fraction(std::span<const double> params,
+                                              const std::vector<std::string>& tags) const {
     if (tags.empty()) {
         throw ModelError("fit_fraction needs at least one amplitude tag");
     }
-    const Evaluation total = normalization_integral_with_gradient(params);
+    const runtime::Evaluation total = normalization_integral_with_gradient(params);
     const std::shared_ptr<const State::Projection> projected = state_->projection(tags);
-    const runtime::ReductionEvaluation part = projected->prepared->reduce_with_gradient(
+    const runtime::Evaluation part = projected->prepared->reduce_with_gradient(
         gather(params, projected->to_term), runtime::ReductionTransform::kReal);
     std::vector<double> part_gradient(params.size(), 0.0);
     for (std::size_t k = 0; k < projected->to_term.size(); ++k) {
         part_gradient[projected->to_term[k]] = part.gradient[k];
     }
-    Evaluation result{part.value / total.value, std::vector<double>(params.size())};
+    runtime::Evaluation result{part.value / total.value, std::vector<double>(params.size())};
     for (std::size_t k = 0; k < params.size(); ++k) {
         result.gradient[k] = (part_gradient[k] * total.value - part.value * total.gradient[k]) /
                              (total.value * total.value);

@@ -44,7 +44,7 @@ TEST_F(NllStreamingTest, ValueAndGradientAreBitIdenticalResidentOrStreamingForAn
     for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
         const NLL reference(model_, data_, mc_, with_threads(1), "nll", strategy);
         const double value = reference.value(params_);
-        const Evaluation expected = reference.value_and_gradient(params_);
+        const runtime::Evaluation expected = reference.value_and_gradient(params_);
         EXPECT_EQ(expected.value, value);
         for (const std::size_t threads : {1U, 2U, 4U}) {
             const NLL resident(model_, data_, mc_, with_threads(threads), "nll", strategy);
@@ -57,7 +57,7 @@ TEST_F(NllStreamingTest, ValueAndGradientAreBitIdenticalResidentOrStreamingForAn
                       strategy == NormalizationStrategy::kAuto);
             EXPECT_EQ(streaming.data_sum_weights(), reference.data_sum_weights());
             EXPECT_EQ(streaming.value(params_), value) << threads;
-            const Evaluation got = streaming.value_and_gradient(params_);
+            const runtime::Evaluation got = streaming.value_and_gradient(params_);
             EXPECT_EQ(got.value, expected.value) << threads;
             EXPECT_EQ(got.gradient, expected.gradient) << threads;
         }
@@ -71,8 +71,8 @@ TEST_F(NllStreamingTest, StreamedAcceptedMcGivesTheSameProjectionsAndFitFraction
     EXPECT_EQ(streaming.projection_weights(params_), resident.projection_weights(params_));
     EXPECT_EQ(streaming.projection_weights(params_, {"w1"}),
               resident.projection_weights(params_, {"w1"}));
-    const Evaluation a = streaming.fit_fraction(params_, {"w0", "w2"});
-    const Evaluation b = resident.fit_fraction(params_, {"w0", "w2"});
+    const runtime::Evaluation a = streaming.fit_fraction(params_, {"w0", "w2"});
+    const runtime::Evaluation b = resident.fit_fraction(params_, {"w0", "w2"});
     EXPECT_EQ(a.value, b.value);
     EXPECT_EQ(a.gradient, b.gradient);
 }
@@ -80,11 +80,11 @@ TEST_F(NllStreamingTest, StreamedAcceptedMcGivesTheSameProjectionsAndFitFraction
 TEST_F(NllStreamingTest, SeveralProcessesGiveTheSingleProcessBits) {
     for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
         const ExtendedNLL reference(model_, data_, mc_, with_threads(1), "enll", strategy);
-        const Evaluation expected = reference.value_and_gradient(params_);
+        const runtime::Evaluation expected = reference.value_and_gradient(params_);
         for (const int size : {1, 2, 3}) {
             for (const bool stream : {false, true}) {
                 runtime::testing::Hub hub(size);
-                std::vector<Evaluation> got(static_cast<std::size_t>(size));
+                std::vector<runtime::Evaluation> got(static_cast<std::size_t>(size));
                 std::vector<std::thread> ranks;
                 for (int rank = 0; rank < size; ++rank) {
                     ranks.emplace_back([&, rank] {
@@ -101,7 +101,7 @@ TEST_F(NllStreamingTest, SeveralProcessesGiveTheSingleProcessBits) {
                 for (std::thread& t : ranks) {
                     t.join();
                 }
-                for (const Evaluation& e : got) {
+                for (const runtime::Evaluation& e : got) {
                     EXPECT_EQ(e.value, expected.value) << size << (stream ? " streaming" : "");
                     EXPECT_EQ(e.gradient, expected.gradient) << size;
                 }

@@ -144,14 +144,14 @@ TEST_F(NllTest, FastNormalizationAgreesWithTheMcPass) {
     const NLL pass(model, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
     EXPECT_TRUE(fast.uses_fast_normalization());
     EXPECT_FALSE(pass.uses_fast_normalization());
-    const Evaluation f = fast.normalization_integral_with_gradient(params_);
-    const Evaluation p = pass.normalization_integral_with_gradient(params_);
+    const runtime::Evaluation f = fast.normalization_integral_with_gradient(params_);
+    const runtime::Evaluation p = pass.normalization_integral_with_gradient(params_);
     EXPECT_NEAR(f.value, p.value, 1e-12 * std::abs(p.value));
     for (std::size_t k = 0; k < p.gradient.size(); ++k) {
         EXPECT_NEAR(f.gradient[k], p.gradient[k], 1e-12 * std::abs(p.value)) << k;
     }
-    const Evaluation fv = fast.value_and_gradient(params_);
-    const Evaluation pv = pass.value_and_gradient(params_);
+    const runtime::Evaluation fv = fast.value_and_gradient(params_);
+    const runtime::Evaluation pv = pass.value_and_gradient(params_);
     EXPECT_NEAR(fv.value, pv.value, 1e-12 * std::abs(pv.value));
     for (std::size_t k = 0; k < pv.gradient.size(); ++k) {
         EXPECT_NEAR(fv.gradient[k], pv.gradient[k], 1e-10 * std::max(1.0, std::abs(pv.gradient[k])))
@@ -178,10 +178,10 @@ TEST_F(NllTest, ModelsWithoutADecompositionFallBackToTheMcPass) {
 TEST_F(NllTest, ValuesAndGradientsAreBitIdenticalForAnyThreadCount) {
     for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
         const NLL reference(make_model(0.0), data_, mc_, with_threads(1), "nll", strategy);
-        const Evaluation expected = reference.value_and_gradient(params_);
+        const runtime::Evaluation expected = reference.value_and_gradient(params_);
         for (const std::size_t threads : {2U, 3U}) {
             const NLL nll(make_model(0.0), data_, mc_, with_threads(threads), "nll", strategy);
-            const Evaluation e = nll.value_and_gradient(params_);
+            const runtime::Evaluation e = nll.value_and_gradient(params_);
             EXPECT_EQ(e.value, expected.value) << threads;
             EXPECT_EQ(e.gradient, expected.gradient) << threads;
         }
@@ -200,8 +200,8 @@ TEST_F(NllTest, FastNormalizationKeepsIncoherentGroupsApart) {
     const NLL fast(model, data_, mc_, with_threads(2));
     const NLL pass(model, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
     ASSERT_TRUE(fast.uses_fast_normalization());
-    const Evaluation f = fast.normalization_integral_with_gradient(params_);
-    const Evaluation p = pass.normalization_integral_with_gradient(params_);
+    const runtime::Evaluation f = fast.normalization_integral_with_gradient(params_);
+    const runtime::Evaluation p = pass.normalization_integral_with_gradient(params_);
     long double direct = 0.0L;
     for (std::size_t j = 0; j < mc_events_.w.size(); ++j) {
         const double xj = mc_events_.x[j];
@@ -239,7 +239,7 @@ TEST_F(NllTest, FitFractionsAndProjectionWeightsMatchADirectSum) {
         total += static_cast<long double>(mc_events_.w[j] * std::norm(s + pw));
     }
     const double expected = static_cast<double>(s_part / total);
-    const Evaluation ff = nll.fit_fraction(p, {"S"});
+    const runtime::Evaluation ff = nll.fit_fraction(p, {"S"});
     EXPECT_NEAR(ff.value, expected, 1e-12);
     const std::vector<double> numeric = central_differences(
         [&](const std::vector<double>& q) { return nll.fit_fraction(q, {"S"}).value; }, p);

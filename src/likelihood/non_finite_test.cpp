@@ -12,7 +12,7 @@
 #include <laddu/data/dataset.hpp>
 #include <laddu/expr/expr.hpp>
 #include <laddu/expr/model.hpp>
-#include <laddu/interp/interpreter.hpp>
+#include <laddu/ir/precision.hpp>
 #include <laddu/likelihood/nll.hpp>
 
 #include "toy_model.hpp"
@@ -52,14 +52,13 @@ std::string error_of(const std::function<void()>& fn) {
 void for_each_backend(const std::function<void(const runtime::Execution&)>& fn) {
     for (const runtime::JitPolicy jit :
          {runtime::JitPolicy::kDisabled, runtime::JitPolicy::kEnabled}) {
-        for (const runtime::Precision precision :
-             {runtime::Precision::kF64, runtime::Precision::kF32}) {
+        for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
             runtime::Execution execution = with_threads(2);
             execution.jit = jit;
             execution.precision = precision;
             SCOPED_TRACE(
                 std::string(jit == runtime::JitPolicy::kEnabled ? "jit " : "interpreter ") +
-                interp::precision_name(precision));
+                ir::precision_name(precision));
             try {
                 fn(execution);
             } catch (const BackendError& error) {

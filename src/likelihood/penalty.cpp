@@ -45,8 +45,8 @@ double ParameterPenalty::value(std::span<const double> params) const {
     return lambda_ * sum;
 }
 
-Evaluation ParameterPenalty::value_and_gradient(std::span<const double> params) const {
-    Evaluation result{value(params), {}};
+runtime::Evaluation ParameterPenalty::value_and_gradient(std::span<const double> params) const {
+    runtime::Evaluation result{value(params), {}};
     for (const double x : params) {
         result.gradient.push_back(lambda_ * slope(x));
     }

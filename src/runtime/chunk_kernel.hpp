@@ -12,8 +12,8 @@
 #include <span>
 #include <string_view>
 
-#include <laddu/interp/columns.hpp>
 #include <laddu/interp/interpreter.hpp>
+#include <laddu/ir/columns.hpp>
 #include <laddu/ir/program.hpp>
 #include <laddu/runtime/execution.hpp>
 #include <laddu/runtime/reduce.hpp>
@@ -39,8 +39,8 @@ public:
     virtual ~BoundKernel() = default;
 
     /// Evaluates events [begin, begin + count) of `inputs` into `out` (count values each).
-    virtual void run(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
-                     std::span<const interp::OutputColumn> out) = 0;
+    virtual void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                     std::span<const ir::OutputColumn> out) = 0;
 
     /// Adds the terms of `reduction` for events [begin, begin + count) to `lanes` (sum j's
     /// LaneSum lanes at [2 j kSumLanes, 2 j kSumLanes + kSumLanes), its compensations after
@@ -48,9 +48,9 @@ public:
     /// and summing in LaneSums. `weights` holds the range's count weights. Returns false when
     /// the backend has no fused reduction, or a value failed the transform's check (`lanes` is
     /// then unspecified): the caller takes the unfused path, which names the event.
-    virtual bool reduce_chunk(const interp::ColumnView& inputs, std::size_t begin,
-                              std::size_t count, std::span<const double> weights,
-                              const FusedReduction& reduction, std::span<double> lanes) {
+    virtual bool reduce_chunk(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                              std::span<const double> weights, const FusedReduction& reduction,
+                              std::span<double> lanes) {
         (void)inputs, (void)begin, (void)count, (void)weights, (void)reduction, (void)lanes;
         return false;
     }
@@ -73,7 +73,7 @@ public:
     [[nodiscard]] virtual std::string_view backend() const noexcept = 0;
 
     /// Arithmetic precision.
-    [[nodiscard]] virtual Precision precision() const noexcept = 0;
+    [[nodiscard]] virtual ir::Precision precision() const noexcept = 0;
 
     /// State for `params`; throws EvaluationError for a wrong parameter count.
     [[nodiscard]] virtual std::unique_ptr<BoundKernel>
@@ -91,17 +91,13 @@ public:
 
 /// The interpreter as a ChunkKernel (owning its Interpreter).
 [[nodiscard]] std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,
-                                                                         Precision precision);
-
-/// A non-owning ChunkKernel over an existing Interpreter (for the Interpreter-based API).
-[[nodiscard]] std::unique_ptr<const ChunkKernel>
-wrap_interpreter(const interp::Interpreter& interpreter);
+                                                                         ir::Precision precision);
 
 /// The kernel the JIT policy asks for: kDisabled gives the interpreter; kEnabled the JIT or a
 /// BackendError saying why not; kAuto the JIT when it is built and `events` is large enough
 /// to repay its compile time, else the interpreter (a JIT failure is logged once).
 [[nodiscard]] std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
-                                                               Precision precision,
+                                                               ir::Precision precision,
                                                                JitPolicy policy,
                                                                std::size_t events);
 

@@ -16,6 +16,7 @@
 #include <laddu/expr/print.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
+#include "test_reductions.hpp"
 #include "toy_model.hpp"
 
 namespace laddu::runtime {
@@ -121,8 +122,7 @@ void check_case(const DeepCase& c, JitPolicy jit, std::size_t depth = kDepth) {
         value_sum += expected.value;
         derivative_sum += expected.derivative;
     }
-    const ReductionEvaluation reduced =
-        prepared.reduce_with_gradient(params, ReductionTransform::kReal);
+    const Evaluation reduced = prepared.reduce_with_gradient(params, ReductionTransform::kReal);
     EXPECT_TRUE(close(reduced.value, value_sum, 1e-9)) << c.name;
     ASSERT_EQ(reduced.gradient.size(), 1U);
     EXPECT_TRUE(close(reduced.gradient[0], derivative_sum, 1e-7))

@@ -5,17 +5,15 @@
 
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
-#include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/hash.hpp>
 #include <laddu/runtime/event_cache.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
+#include "kernel_reduce.hpp"
+
 namespace laddu::runtime {
 
 namespace {
-
-// Events per fill job: a multiple of the interpreter block.
-constexpr std::size_t kFillChunk = 64 * interp::kBlockSize;
 
 // What an empty float column points at, so it still reads as float.
 constexpr float kEmptyFloat = 0.0F;
@@ -57,12 +55,12 @@ std::size_t saturating_mul(std::size_t a, std::size_t b) noexcept {
 }  // namespace
 
 EventCache EventCache::allocate(const ir::Program& evaluate, std::size_t events,
-                                interp::Precision storage) {
+                                ir::Precision storage) {
     EventCache cache;
     cache.events_ = events;
     cache.program_hash_ = ir::hash(evaluate);
     cache.storage_ = storage;
-    const bool f32 = storage == interp::Precision::kF32;
+    const bool f32 = storage == ir::Precision::kF32;
     for (const ir::InputSlot& slot : evaluate.inputs) {
         const std::size_t im = slot.kind == ir::ValueKind::kComplex ? events : 0;
         cache.kinds_.push_back(slot.kind);
@@ -78,77 +76,61 @@ EventCache EventCache::allocate(const ir::Program& evaluate, std::size_t events,
 }
 
 EventCache EventCache::build(const ir::Program& precompute, const ir::Program& evaluate,
-                             const interp::ColumnView& inputs, std::span<const double> weights,
-                             ThreadPool* pool, interp::Precision storage) {
+                             const ir::ColumnView& inputs, std::span<const double> weights,
+                             ThreadPool* pool, ir::Precision storage, JitPolicy jit) {
     check_programs_match(precompute, evaluate);
+    const std::shared_ptr<const detail::ChunkKernel> kernel =
+        detail::select_kernel(precompute, ir::Precision::kF64, jit, inputs.events);
+    return build(*kernel, evaluate, inputs, weights, pool, storage);
+}
+
+EventCache EventCache::build(const detail::ChunkKernel& precompute, const ir::Program& evaluate,
+                             const ir::ColumnView& inputs, std::span<const double> weights,
+                             ThreadPool* pool, ir::Precision storage) {
+    check_programs_match(precompute.program(), evaluate);
     if (!weights.empty() && weights.size() != inputs.events) {
         throw DataError(fmt::format("{} weights given for {} events; give one weight per event "
                                     "or none",
                                     weights.size(), inputs.events));
     }
-    const interp::Interpreter interp =
-        interp::Interpreter::prepare(precompute, interp::Precision::kF64);
-    interp.check_inputs(inputs);
+    ir::check_inputs(precompute.program(), ir::Precision::kF64, inputs);
     EventCache cache = allocate(evaluate, inputs.events, storage);
     if (!weights.empty()) {
         std::copy(weights.begin(), weights.end(), cache.weights_.begin());
         cache.refresh_sum_weights();
     }
-    const std::size_t n_chunks = (inputs.events + kFillChunk - 1) / kFillChunk;
-    const bool f32 = storage == interp::Precision::kF32;
-    auto fill = [&](std::size_t chunk, interp::Workspace& ws) {
-        const std::size_t end = std::min(inputs.events, (chunk + 1) * kFillChunk);
-        const std::size_t slots = cache.slot_count();
-        std::vector<interp::OutputColumn> out(slots);
-        // A float cache is filled through one double block per slot, rounded once.
-        std::vector<double> block(f32 ? 2 * slots * interp::kBlockSize : 0);
-        for (std::size_t begin = chunk * kFillChunk; begin < end; begin += interp::kBlockSize) {
-            const std::size_t count = std::min(interp::kBlockSize, end - begin);
-            for (std::size_t slot = 0; slot < slots; ++slot) {
-                const bool complex = cache.kinds_[slot] == ir::ValueKind::kComplex;
-                if (f32) {
-                    double* re = block.data() + 2 * slot * interp::kBlockSize;
-                    out[slot] = {re, complex ? re + interp::kBlockSize : nullptr};
-                } else {
-                    out[slot] = {cache.re_[slot].data() + begin,
-                                 complex ? cache.im_[slot].data() + begin : nullptr};
-                }
-            }
-            interp.run_block(inputs, begin, count, ws, interp::OutputView{out});
-            if (f32) {
+    const std::size_t slots = cache.slot_count();
+    const bool f32 = storage == ir::Precision::kF32;
+    detail::for_each_chunk(
+        precompute, {}, inputs.events, pool, [&](std::size_t chunk, detail::ChunkWorker& worker) {
+            if (!f32) {
+                const auto [begin, count] = detail::chunk_range(chunk, inputs.events);
                 for (std::size_t slot = 0; slot < slots; ++slot) {
-                    std::copy_n(out[slot].re, count, cache.re32_[slot].data() + begin);
-                    if (out[slot].im != nullptr) {
-                        std::copy_n(out[slot].im, count, cache.im32_[slot].data() + begin);
-                    }
+                    const bool complex = cache.kinds_[slot] == ir::ValueKind::kComplex;
+                    worker.out[slot] = {cache.re_[slot].data() + begin,
+                                        complex ? cache.im_[slot].data() + begin : nullptr};
+                }
+                worker.kernel->run(inputs, begin, count, worker.out);
+                return;
+            }
+            // A float cache is filled through a chunk of double outputs, rounded once.
+            const detail::ChunkWorker::Chunk c = worker.evaluate_complex(inputs, chunk);
+            for (std::size_t slot = 0; slot < slots; ++slot) {
+                const double* re = c.columns.data() + 2 * slot * c.count;
+                std::copy_n(re, c.count, cache.re32_[slot].data() + c.begin);
+                if (cache.kinds_[slot] == ir::ValueKind::kComplex) {
+                    std::copy_n(re + c.count, c.count, cache.im32_[slot].data() + c.begin);
                 }
             }
-        }
-    };
-    if (pool == nullptr || pool->size() == 1 || n_chunks < 2) {
-        interp::Workspace ws = interp.make_workspace();
-        interp.evaluate_invariants({}, ws);
-        for (std::size_t chunk = 0; chunk < n_chunks; ++chunk) {
-            fill(chunk, ws);
-        }
-    } else {
-        std::vector<interp::Workspace> workspaces;
-        for (std::size_t w = 0; w < pool->size(); ++w) {
-            workspaces.push_back(interp.make_workspace());
-            interp.evaluate_invariants({}, workspaces.back());
-        }
-        pool->parallel_for_chunks(n_chunks, [&](std::size_t chunk, std::size_t worker) {
-            fill(chunk, workspaces[worker]);
         });
-    }
     return cache;
 }
 
 EventCache EventCache::build(const ir::Program& precompute, const ir::Program& evaluate,
                              std::span<const std::span<const double>> columns,
                              std::span<const double> weights, ThreadPool* pool,
-                             interp::Precision storage) {
-    std::vector<interp::InputColumn> inputs;
+                             ir::Precision storage, JitPolicy jit) {
+    std::vector<ir::InputColumn> inputs;
     const std::size_t events = columns.empty() ? weights.size() : columns.front().size();
     for (std::size_t slot = 0; slot < columns.size(); ++slot) {
         if (columns[slot].size() != events) {
@@ -162,9 +144,9 @@ EventCache EventCache::build(const ir::Program& precompute, const ir::Program& e
                                         "with re and im arrays",
                                         slot, precompute.inputs[slot].name));
         }
-        inputs.push_back(interp::InputColumn{columns[slot].data(), nullptr});
+        inputs.push_back(ir::InputColumn{columns[slot].data(), nullptr});
     }
-    return build(precompute, evaluate, interp::ColumnView{inputs, events}, weights, pool, storage);
+    return build(precompute, evaluate, ir::ColumnView{inputs, events}, weights, pool, storage, jit);
 }
 
 void EventCache::check_program(const ir::Program& evaluate) const {
@@ -181,8 +163,8 @@ void EventCache::place(const EventCache& part, std::size_t first_event) {
     if (part.program_hash_ != program_hash_ || part.storage_ != storage_) {
         throw DataError(fmt::format("cannot place a cache part built for program {:016x} ({}) "
                                     "into a cache for program {:016x} ({})",
-                                    part.program_hash_, interp::precision_name(part.storage_),
-                                    program_hash_, interp::precision_name(storage_)));
+                                    part.program_hash_, ir::precision_name(part.storage_),
+                                    program_hash_, ir::precision_name(storage_)));
     }
     if (first_event > events_ || part.events_ > events_ - first_event) {
         throw DataError(fmt::format("a cache part of {} events does not fit at event {} of a "
@@ -203,9 +185,9 @@ void EventCache::place(const EventCache& part, std::size_t first_event) {
 }
 
 void EventCache::check_double_storage() const {
-    if (storage_ == interp::Precision::kF32) {
+    if (storage_ == ir::Precision::kF32) {
         throw DataError("a float event cache has no double columns to write; allocate it with "
-                        "Precision::kF64 or fill it with place()");
+                        "ir::Precision::kF64 or fill it with place()");
     }
 }
 
@@ -239,12 +221,12 @@ std::size_t EventCache::resident_bytes() const noexcept {
 }
 
 std::size_t EventCache::memory_estimate(const ir::Program& evaluate, std::size_t events,
-                                        interp::Precision storage) noexcept {
+                                        ir::Precision storage) noexcept {
     const std::size_t per_slot_fixed = 2 * sizeof(AlignedVector<double>) +
-                                       2 * sizeof(AlignedVector<float>) +
-                                       sizeof(interp::InputColumn) + sizeof(ir::ValueKind);
+                                       2 * sizeof(AlignedVector<float>) + sizeof(ir::InputColumn) +
+                                       sizeof(ir::ValueKind);
     const std::size_t fixed = sizeof(EventCache) + evaluate.inputs.size() * per_slot_fixed;
-    const std::size_t value = storage == interp::Precision::kF32 ? sizeof(float) : sizeof(double);
+    const std::size_t value = storage == ir::Precision::kF32 ? sizeof(float) : sizeof(double);
     std::size_t per_event = sizeof(double);  // the weight
     for (const ir::InputSlot& slot : evaluate.inputs) {
         per_event += slot.kind == ir::ValueKind::kComplex ? 2 * value : value;
@@ -252,14 +234,12 @@ std::size_t EventCache::memory_estimate(const ir::Program& evaluate, std::size_t
     return saturating_add(fixed, saturating_mul(events, per_event));
 }
 
-std::size_t EventCache::build_worker_bytes(const ir::Program& precompute,
-                                           const ir::Program& evaluate, interp::Precision storage) {
-    const interp::Interpreter interp =
-        interp::Interpreter::prepare(precompute, interp::Precision::kF64);
-    const std::size_t slots = evaluate.inputs.size();
-    const std::size_t block =
-        storage == interp::Precision::kF32 ? 2 * slots * interp::kBlockSize * sizeof(double) : 0;
-    return interp.make_workspace().bytes() + slots * sizeof(interp::OutputColumn) + block;
+std::size_t EventCache::build_worker_bytes(const detail::ChunkKernel& precompute,
+                                           ir::Precision storage) noexcept {
+    const std::size_t outputs = precompute.program().outputs.size();
+    const std::size_t rounded =
+        storage == ir::Precision::kF32 ? 2 * outputs * kReductionChunk * sizeof(double) : 0;
+    return precompute.bound_bytes() + outputs * sizeof(ir::OutputColumn) + rounded;
 }
 
 void EventCache::link_columns() {
@@ -268,8 +248,8 @@ void EventCache::link_columns() {
         return column.empty() ? nullptr : column.data();
     };
     for (std::size_t slot = 0; slot < re_.size(); ++slot) {
-        interp::InputColumn column;
-        if (storage_ == interp::Precision::kF32) {
+        ir::InputColumn column;
+        if (storage_ == ir::Precision::kF32) {
             // Zero events still mark the column as float, so f64 programs reject it.
             column.re32 = re32_[slot].empty() ? &kEmptyFloat : re32_[slot].data();
             column.im32 = data_or_null(im32_[slot]);

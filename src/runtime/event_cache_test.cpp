@@ -179,8 +179,8 @@ TEST(EventCache, FloatStorageHoldsTheDoubleColumnsRoundedOnce) {
         EventCache::build(precompute_program(), evaluate_program(), columns, w, nullptr);
     for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
         const EventCache narrow = EventCache::build(precompute_program(), evaluate_program(),
-                                                    columns, w, p, interp::Precision::kF32);
-        EXPECT_EQ(narrow.storage(), interp::Precision::kF32);
+                                                    columns, w, p, ir::Precision::kF32);
+        EXPECT_EQ(narrow.storage(), ir::Precision::kF32);
         ASSERT_EQ(narrow.events(), x.size());
         const auto a = wide.view();
         const auto b = narrow.view();
@@ -198,7 +198,7 @@ TEST(EventCache, FloatStorageHoldsTheDoubleColumnsRoundedOnce) {
     }
     // Half the column bytes: weight 8 + Real 4 + Complex 8 per event.
     const ir::Program evaluate = evaluate_program();
-    const auto f32 = interp::Precision::kF32;
+    const auto f32 = ir::Precision::kF32;
     EXPECT_EQ(EventCache::memory_estimate(evaluate, 1, f32) -
                   EventCache::memory_estimate(evaluate, 0, f32),
               8U + 4U + 8U);
@@ -214,17 +214,18 @@ TEST(EventCache, FloatColumnsGiveAnF32ProgramTheSameBitsAndAnF64ProgramAnError) 
     const EventCache wide =
         EventCache::build(precompute_program(), evaluate_program(), columns, {});
     const EventCache narrow = EventCache::build(precompute_program(), evaluate_program(), columns,
-                                                {}, nullptr, interp::Precision::kF32);
-    const auto f32 = interp::Interpreter::prepare(evaluate_program(), interp::Precision::kF32);
+                                                {}, nullptr, ir::Precision::kF32);
+    const auto f32 = interp::Interpreter::prepare(evaluate_program(), ir::Precision::kF32);
     const std::vector<double> params{0.3};
     for (const std::size_t row : {0U, 1U, 257U, 699U}) {
         EXPECT_EQ(f32.evaluate_row(params, narrow.view(), row),
                   f32.evaluate_row(params, wide.view(), row))
             << row;
     }
-    const auto f64 = interp::Interpreter::prepare(evaluate_program(), interp::Precision::kF64);
-    expect_error<DataError>([&] { f64.check_inputs(narrow.view()); },
-                            "input column 0 ('x2') is stored in float");
+    const auto f64 = interp::Interpreter::prepare(evaluate_program(), ir::Precision::kF64);
+    expect_error<DataError>(
+        [&] { ir::check_inputs(f64.program(), f64.precision(), narrow.view()); },
+        "input column 0 ('x2') is stored in float");
 }
 
 TEST(EventCache, PlaceAssemblesWindowsAndChecksWhatItIsGiven) {
@@ -234,7 +235,7 @@ TEST(EventCache, PlaceAssemblesWindowsAndChecksWhatItIsGiven) {
         x[i] = 0.01 * static_cast<double>(i);
         w[i] = 1.0 + static_cast<double>(i % 3);
     }
-    for (const auto storage : {interp::Precision::kF64, interp::Precision::kF32}) {
+    for (const auto storage : {ir::Precision::kF64, ir::Precision::kF32}) {
         const EventCache whole =
             EventCache::build(precompute_program(), evaluate_program(),
                               std::vector<std::span<const double>>{x}, w, nullptr, storage);
@@ -252,7 +253,7 @@ TEST(EventCache, PlaceAssemblesWindowsAndChecksWhatItIsGiven) {
         const auto a = whole.view();
         const auto b = full.view();
         for (std::size_t i = 0; i < x.size(); ++i) {
-            if (storage == interp::Precision::kF32) {
+            if (storage == ir::Precision::kF32) {
                 ASSERT_EQ(b.columns[1].im32[i], a.columns[1].im32[i]) << i;
             } else {
                 ASSERT_EQ(b.columns[1].im[i], a.columns[1].im[i]) << i;
@@ -260,12 +261,12 @@ TEST(EventCache, PlaceAssemblesWindowsAndChecksWhatItIsGiven) {
         }
         const EventCache other = EventCache::allocate(
             evaluate_program(), 10,
-            storage == interp::Precision::kF32 ? interp::Precision::kF64 : interp::Precision::kF32);
+            storage == ir::Precision::kF32 ? ir::Precision::kF64 : ir::Precision::kF32);
         expect_error<DataError>([&] { full.place(other, 0); }, "cannot place a cache part");
         expect_error<DataError>([&] { full.place(whole, 1); },
                                 "does not fit at event 1 of a cache of 3000 events");
     }
-    EventCache narrow = EventCache::allocate(evaluate_program(), 3, interp::Precision::kF32);
+    EventCache narrow = EventCache::allocate(evaluate_program(), 3, ir::Precision::kF32);
     expect_error<DataError>([&] { (void)narrow.mutable_re(0); }, "a float event cache");
 }
 

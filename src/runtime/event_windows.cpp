@@ -15,6 +15,15 @@
 
 namespace laddu::runtime {
 
+std::vector<ir::InputColumn> EventWindow::input_columns() const {
+    std::vector<ir::InputColumn> inputs;
+    inputs.reserve(columns.size());
+    for (const std::span<const double> column : columns) {
+        inputs.push_back(ir::InputColumn{column.data(), nullptr});
+    }
+    return inputs;
+}
+
 namespace {
 
 // Where an input lives in a batch of `schema`: its physical batch column and the logical

@@ -64,7 +64,7 @@ TEST(Execution, ResolvesThreads) {
     EXPECT_GE(execution.resolved_threads(), 1U);
     execution.threads = 3;
     EXPECT_EQ(execution.resolved_threads(), 3U);
-    EXPECT_EQ(execution.precision, Precision::kF64);
+    EXPECT_EQ(execution.precision, ir::Precision::kF64);
     EXPECT_EQ(execution.device, Device::kCpu);
     EXPECT_EQ(execution.jit, JitPolicy::kAuto);
     EXPECT_EQ(execution.autodiff, AutodiffMode::kAuto);

@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include <laddu/base/accurate_sum.hpp>
@@ -18,8 +17,8 @@ public:
         interpreter_.evaluate_invariants(params, workspace_);
     }
 
-    void run(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
-             std::span<const interp::OutputColumn> out) override {
+    void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+             std::span<const ir::OutputColumn> out) override {
         shifted_.resize(out.size());
         for (std::size_t offset = 0; offset < count; offset += interp::kBlockSize) {
             for (std::size_t j = 0; j < out.size(); ++j) {
@@ -28,25 +27,21 @@ public:
             }
             interpreter_.run_block(inputs, begin + offset,
                                    std::min(interp::kBlockSize, count - offset), workspace_,
-                                   interp::OutputView{shifted_});
+                                   ir::OutputView{shifted_});
         }
     }
 
 private:
     const interp::Interpreter& interpreter_;
     interp::Workspace workspace_;
-    std::vector<interp::OutputColumn> shifted_;
+    std::vector<ir::OutputColumn> shifted_;
 };
 
-// Owns its interpreter, or borrows one.
 class InterpreterKernel final : public ChunkKernel {
 public:
-    explicit InterpreterKernel(interp::Interpreter owned)
-        : owned_(std::move(owned)), interpreter_(&*owned_),
-          bound_bytes_(interpreter_->make_workspace().bytes()) {}
-
-    explicit InterpreterKernel(const interp::Interpreter* borrowed)
-        : interpreter_(borrowed), bound_bytes_(interpreter_->make_workspace().bytes()) {}
+    explicit InterpreterKernel(interp::Interpreter interpreter)
+        : interpreter_(std::move(interpreter)),
+          bound_bytes_(interpreter_.make_workspace().bytes()) {}
 
     InterpreterKernel(const InterpreterKernel&) = delete;
     InterpreterKernel& operator=(const InterpreterKernel&) = delete;
@@ -55,24 +50,23 @@ public:
     ~InterpreterKernel() override = default;
 
     [[nodiscard]] const ir::Program& program() const noexcept override {
-        return interpreter_->program();
+        return interpreter_.program();
     }
 
     [[nodiscard]] std::string_view backend() const noexcept override { return "interpreter"; }
 
-    [[nodiscard]] Precision precision() const noexcept override {
-        return interpreter_->precision();
+    [[nodiscard]] ir::Precision precision() const noexcept override {
+        return interpreter_.precision();
     }
 
     [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override {
-        return std::make_unique<BoundInterpreter>(*interpreter_, params);
+        return std::make_unique<BoundInterpreter>(interpreter_, params);
     }
 
     [[nodiscard]] std::size_t bound_bytes() const noexcept override { return bound_bytes_; }
 
 private:
-    std::optional<interp::Interpreter> owned_;
-    const interp::Interpreter* interpreter_;
+    interp::Interpreter interpreter_;
     std::size_t bound_bytes_;  ///< a workspace's registers and scratch
 };
 
@@ -84,13 +78,9 @@ std::size_t worker_bytes(const ChunkKernel& kernel) noexcept {
 }
 
 std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,
-                                                           Precision precision) {
+                                                           ir::Precision precision) {
     return std::make_shared<const InterpreterKernel>(
         interp::Interpreter::prepare(program, precision));
-}
-
-std::unique_ptr<const ChunkKernel> wrap_interpreter(const interp::Interpreter& interpreter) {
-    return std::make_unique<const InterpreterKernel>(&interpreter);
 }
 
 }  // namespace laddu::runtime::detail

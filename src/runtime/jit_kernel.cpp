@@ -25,8 +25,8 @@ public:
              std::span<const double> params)
         : kernel_(kernel), program_(program), params_(params.begin(), params.end()) {}
 
-    void run(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
-             std::span<const interp::OutputColumn> out) override {
+    void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+             std::span<const ir::OutputColumn> out) override {
         // The kernel indexes columns by event; pointers advanced by `begin` make this range
         // start at 0, so outputs land at [0, count).
         output_pointers_.clear();
@@ -42,7 +42,7 @@ public:
                            output_pointers_.data(), 0, static_cast<std::int64_t>(count));
     }
 
-    bool reduce_chunk(const interp::ColumnView& inputs, std::size_t begin, std::size_t count,
+    bool reduce_chunk(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
                       std::span<const double> weights, const FusedReduction& reduction,
                       std::span<double> lanes) override {
         const jit::JitReduction* fused = fused_for(reduction);
@@ -54,7 +54,7 @@ public:
 private:
     // The kernel's input pointers for events [begin, begin + count), in the column type it was
     // compiled for (the ABI passes both as `const double* const*`).
-    const double* const* input_pointers(const interp::ColumnView& inputs, std::size_t begin,
+    const double* const* input_pointers(const ir::ColumnView& inputs, std::size_t begin,
                                         std::size_t count) {
         if (kernel_.input_columns() == jit::InputColumns::kFloat) {
             // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): one pointer ABI
@@ -63,7 +63,7 @@ private:
         }
         double_pointers_.clear();
         for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
-            const interp::InputColumn& column = inputs.columns[slot];
+            const ir::InputColumn& column = inputs.columns[slot];
             if (column.is_f32()) {
                 throw InternalError("an f64 JIT kernel was given a float event cache");
             }
@@ -109,8 +109,8 @@ private:
     // The float columns of [begin, begin + count): the cache's own when it is stored in float
     // (the runtime's f32 caches), else double columns rounded here, which is what the kernel
     // would do to each loaded value, so the bits are the same.
-    std::span<const float* const> float_pointers(const interp::ColumnView& inputs,
-                                                 std::size_t begin, std::size_t count) {
+    std::span<const float* const> float_pointers(const ir::ColumnView& inputs, std::size_t begin,
+                                                 std::size_t count) {
         float_pointers_.clear();
         converted_.clear();
         for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
@@ -128,7 +128,7 @@ private:
             return static_cast<const float*>(to);
         };
         for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
-            const interp::InputColumn& column = inputs.columns[slot];
+            const ir::InputColumn& column = inputs.columns[slot];
             const bool complex = program_.inputs[slot].kind == ir::ValueKind::kComplex;
             if (column.is_f32()) {
                 float_pointers_.push_back(column.re32 + begin);
@@ -159,14 +159,14 @@ private:
 
 class JitChunkKernel final : public ChunkKernel {
 public:
-    JitChunkKernel(const ir::Program& program, jit::JitKernel kernel, Precision precision)
+    JitChunkKernel(const ir::Program& program, jit::JitKernel kernel, ir::Precision precision)
         : program_(program), kernel_(std::move(kernel)), precision_(precision) {}
 
     [[nodiscard]] const ir::Program& program() const noexcept override { return program_; }
 
     [[nodiscard]] std::string_view backend() const noexcept override { return "jit"; }
 
-    [[nodiscard]] Precision precision() const noexcept override { return precision_; }
+    [[nodiscard]] ir::Precision precision() const noexcept override { return precision_; }
 
     [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override {
         if (params.size() != program_.parameter_count) {
@@ -191,17 +191,17 @@ public:
 private:
     ir::Program program_;
     jit::JitKernel kernel_;
-    Precision precision_;
+    ir::Precision precision_;
 };
 
 }  // namespace
 
 Expected<std::shared_ptr<const ChunkKernel>> make_jit_kernel(const ir::Program& program,
-                                                             Precision precision) {
+                                                             ir::Precision precision) {
     // f32 runs keep their event cache in float (EventCache::storage), so f32 kernels read float.
-    const bool f32 = precision == Precision::kF32;
+    const bool f32 = precision == ir::Precision::kF32;
     Expected<jit::JitKernel> kernel = jit::compile(
-        program, f32 ? jit::Precision::kF32 : jit::Precision::kF64, jit::CodeGen::kOptimized,
+        program, f32 ? ir::Precision::kF32 : ir::Precision::kF64, jit::CodeGen::kOptimized,
         f32 ? jit::InputColumns::kFloat : jit::InputColumns::kDouble);
     if (!kernel) {
         return kernel.error();

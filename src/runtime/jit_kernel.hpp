@@ -11,6 +11,6 @@ namespace laddu::runtime::detail {
 
 /// Compiles `program` with the LLVM JIT, or the reason it could not (kBackend failure).
 [[nodiscard]] Expected<std::shared_ptr<const ChunkKernel>>
-make_jit_kernel(const ir::Program& program, Precision precision);
+make_jit_kernel(const ir::Program& program, ir::Precision precision);
 
 }  // namespace laddu::runtime::detail

@@ -41,7 +41,7 @@ reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> para
 /// Every output of every event into `out` (see evaluate_cached). Unless `keep_non_finite`, the
 /// first non-finite output is an EvaluationError naming and explaining its event.
 void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
-                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool,
+                     const EventCache& cache, const ir::OutputView& out, ThreadPool* pool,
                      const CacheOrigin& origin = {}, bool keep_non_finite = false);
 
 /// One worker's kernel, bound to the parameters once per call, and its output columns, reused
@@ -49,7 +49,7 @@ void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
 struct ChunkWorker {
     std::unique_ptr<BoundKernel> kernel;
     std::vector<double> columns;
-    std::vector<interp::OutputColumn> out;
+    std::vector<ir::OutputColumn> out;
     std::vector<double> lanes;  ///< a fused gradient reduction's lanes (reduce_chunk)
 
     /// Events [begin, begin + count) of one reduction chunk and their outputs.
@@ -59,8 +59,13 @@ struct ChunkWorker {
         std::span<const double> columns;  ///< output j of event begin + i at [j · count + i]
     };
 
-    /// Evaluates every output of reduction chunk `chunk` of `cache` into the worker's columns.
-    [[nodiscard]] Chunk evaluate(const EventCache& cache, std::size_t chunk);
+    /// Evaluates the real part of every output of reduction chunk `chunk` of `inputs` into the
+    /// worker's columns.
+    [[nodiscard]] Chunk evaluate(const ir::ColumnView& inputs, std::size_t chunk);
+
+    /// evaluate() with imaginary parts too: output j's real parts of event begin + i at
+    /// [2 j · count + i], its imaginary parts (0 for a Real output) at [(2 j + 1) · count + i].
+    [[nodiscard]] Chunk evaluate_complex(const ir::ColumnView& inputs, std::size_t chunk);
 };
 
 /// The events of reduction chunk `chunk` of `events`: {begin, count}.

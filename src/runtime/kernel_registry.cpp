@@ -23,8 +23,9 @@ constexpr std::size_t kJitBreakEvenEvents = 2048;
 
 }  // namespace
 
-std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program, Precision precision,
-                                                 JitPolicy policy, std::size_t events) {
+std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
+                                                 ir::Precision precision, JitPolicy policy,
+                                                 std::size_t events) {
     if (policy == JitPolicy::kDisabled ||
         (policy == JitPolicy::kAuto && events < kJitBreakEvenEvents)) {
         return make_interpreter_kernel(program, precision);

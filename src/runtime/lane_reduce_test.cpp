@@ -17,6 +17,8 @@
 #include <laddu/runtime/reduce_gradient.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
+#include "test_reductions.hpp"
+
 namespace laddu::runtime {
 namespace {
 
@@ -126,7 +128,7 @@ TEST(LaneReduce, GradientPartialsAreLaneSumsAndTheValueMatchesReduce) {
         }
     }
     // And the merged result is within Sum2's bound of a long-double reference.
-    const ReductionEvaluation merged = merge_gradient_partials(got);
+    const Evaluation merged = merge_gradient_partials(got);
     long double reference = 0.0L;
     for (std::size_t i = 0; i < kEvents; ++i) {
         reference += static_cast<long double>(f.cache.weights()[i]) * std::log(f.value(i));

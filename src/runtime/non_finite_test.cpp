@@ -24,6 +24,7 @@
 #include <laddu/runtime/reduce_gradient.hpp>
 
 #include "test_collective.hpp"
+#include "test_reductions.hpp"
 #include "toy_model.hpp"
 
 namespace laddu::runtime {
@@ -67,12 +68,12 @@ std::string error_of(const std::function<void()>& fn) {
 // Every backend (the JIT when it is built), precision and storage policy.
 struct Variant {
     JitPolicy jit = JitPolicy::kDisabled;
-    Precision precision = Precision::kF64;
+    ir::Precision precision = ir::Precision::kF64;
     MemoryPolicy policy = MemoryPolicy::kResident;
 
     [[nodiscard]] std::string name() const {
         return std::string(jit == JitPolicy::kEnabled ? "jit" : "interpreter") + " " +
-               interp::precision_name(precision) +
+               ir::precision_name(precision) +
                (policy == MemoryPolicy::kResident ? " resident" : " streaming");
     }
 };
@@ -82,7 +83,7 @@ void for_each_variant(const expr::Model& model, const data::Dataset& data,
                       const std::function<void(const PreparedModel&, const Variant&)>& fn) {
     const compile::CompiledModel compiled = compile::compile_model(model);
     for (const JitPolicy jit : {JitPolicy::kDisabled, JitPolicy::kEnabled}) {
-        for (const Precision precision : {Precision::kF64, Precision::kF32}) {
+        for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
             for (const MemoryPolicy policy : {MemoryPolicy::kResident, MemoryPolicy::kStreaming}) {
                 const Variant variant{jit, precision, policy};
                 SCOPED_TRACE(variant.name());
@@ -246,8 +247,8 @@ TEST(NonFinite, TheInterpreterApiNamesTheEventAndTheCacheColumn) {
               "Real reduction requires a finite real value, got inf at event 6007: input 'a' is "
               "inf");
     std::vector<double> re(kEvents);
-    const std::vector<interp::OutputColumn> out{interp::OutputColumn{re.data(), nullptr}};
-    EXPECT_EQ(error_of([&] { evaluate_cached(interp, params, cache, interp::OutputView{out}); }),
+    const std::vector<ir::OutputColumn> out{ir::OutputColumn{re.data(), nullptr}};
+    EXPECT_EQ(error_of([&] { evaluate_cached(interp, params, cache, ir::OutputView{out}); }),
               "the model value is inf at event 6007: input 'a' is inf");
 }
 

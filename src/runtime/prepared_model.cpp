@@ -100,7 +100,7 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             memory.requested = data.policy();
             memory.budget_bytes = execution.memory.resolve();
             // f32 runs keep the cache in float (the same bits, half the bytes; event_cache.hpp).
-            const Precision storage = execution.precision;
+            const ir::Precision storage = execution.precision;
             memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events, storage);
             const std::size_t cache_fixed = EventCache::memory_estimate(model.evaluate, 0, storage);
             memory.cache_bytes_per_event =
@@ -117,14 +117,19 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
                                                           .component = autodiff::Component::kReal});
             state->gradient =
                 detail::select_kernel(gradient, execution.precision, execution.jit, all_events);
+            if (state->has_precompute) {
+                // Precompute always runs in f64; an f32 cache rounds its outputs once.
+                state->precompute_kernel = detail::select_kernel(
+                    model.precompute, ir::Precision::kF64, execution.jit, all_events);
+            }
 
             // Every worker of a pass binds a kernel (or builds a window's cache) at once.
             const std::size_t threads = execution.resolved_threads();
             std::size_t per_worker = std::max(detail::worker_bytes(*state->value),
                                               detail::worker_bytes(*state->gradient));
             if (state->has_precompute) {
-                per_worker = std::max(per_worker, EventCache::build_worker_bytes(
-                                                      model.precompute, model.evaluate, storage));
+                per_worker = std::max(
+                    per_worker, EventCache::build_worker_bytes(*state->precompute_kernel, storage));
             }
             memory.read_buffer_bytes = windows.read_buffer_bytes();
             memory.scratch_bytes = per_worker * std::max<std::size_t>(threads, 1);
@@ -189,8 +194,8 @@ double PreparedModel::reduce(std::span<const double> params, ReductionTransform 
     return merge_partials(state_->gathered(local, 1));
 }
 
-ReductionEvaluation PreparedModel::reduce_with_gradient(std::span<const double> params,
-                                                        ReductionTransform transform) const {
+Evaluation PreparedModel::reduce_with_gradient(std::span<const double> params,
+                                               ReductionTransform transform) const {
     GradientPartials local;
     collectively(
         state_->execution.collective.get(),

@@ -12,6 +12,7 @@
 #include <laddu/expr/model.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
+#include "test_reductions.hpp"
 #include "toy_model.hpp"
 
 namespace laddu::runtime {
@@ -71,7 +72,7 @@ TEST_F(PreparedModelTest, EvaluateMatchesTheDirectIntensityPerEvent) {
 TEST_F(PreparedModelTest, ReductionsAreBitIdenticalForAnyThreadCount) {
     const auto one = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
     const double value = one.reduce(params_, ReductionTransform::kLogPositiveReal);
-    const ReductionEvaluation with_gradient =
+    const Evaluation with_gradient =
         one.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal);
     EXPECT_EQ(with_gradient.value, value);  // bit for bit
     for (const std::size_t threads : {2U, 3U, 4U}) {
@@ -197,8 +198,8 @@ TEST_F(PreparedModelTest, ANonPositiveIntensityUnderTheLogNamesItsEvent) {
 TEST_F(PreparedModelTest, TheJitPolicyPicksTheBackendAndTheJitAgreesBitForBit) {
     // In f64 the JIT follows the interpreter's arithmetic exactly (docs/ir.md); in f32 both
     // read the float cache and compute in float with the same formulas.
-    for (const Precision precision : {Precision::kF64, Precision::kF32}) {
-        SCOPED_TRACE(interp::precision_name(precision));
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
+        SCOPED_TRACE(ir::precision_name(precision));
         Execution off = with_threads(2);
         off.precision = precision;
         off.jit = JitPolicy::kDisabled;

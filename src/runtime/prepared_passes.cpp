@@ -15,7 +15,9 @@ namespace laddu::runtime {
 
 EventCache PreparedModel::State::build_cache(const EventWindow& window) const {
     if (has_precompute) {
-        return EventCache::build(precompute, evaluate, window.columns, window.weights, pool.get(),
+        const std::vector<ir::InputColumn> columns = window.input_columns();
+        return EventCache::build(*precompute_kernel, evaluate,
+                                 ir::ColumnView{columns, window.events}, window.weights, pool.get(),
                                  execution.precision);
     }
     EventCache built = EventCache::allocate(evaluate, window.events, execution.precision);
@@ -56,14 +58,11 @@ std::string PreparedModel::State::trace_cache_slot(std::size_t local, std::uint3
     const std::size_t chunk = local / kReductionChunk;
     std::string traced;
     windows->read_chunk(chunk, [&](const EventWindow& window) {
-        std::vector<interp::InputColumn> columns;
-        for (const std::span<const double> column : window.columns) {
-            columns.push_back(interp::InputColumn{column.data(), nullptr});
-        }
+        const std::vector<ir::InputColumn> columns = window.input_columns();
         // The cache is filled in f64 whatever the precision (event_cache.hpp).
         const interp::Interpreter interpreter = interp::Interpreter::prepare(precompute);
         const std::optional<interp::NonFiniteOrigin> found = interpreter.diagnose_event(
-            {}, interp::ColumnView{columns, window.events}, local - chunk * kReductionChunk, slot);
+            {}, ir::ColumnView{columns, window.events}, local - chunk * kReductionChunk, slot);
         if (found) {
             traced = found->description;
         }
@@ -148,12 +147,12 @@ PreparedModel::State::evaluate_all(std::span<const double> params,
         const std::size_t offset = first * kReductionChunk;
         // Outputs after the first are computed into scratch and dropped.
         std::vector<std::vector<double>> scratch(outputs - 1, std::vector<double>(c.events()));
-        std::vector<interp::OutputColumn> columns{interp::OutputColumn{
-            re.data() + offset, complex_output ? im.data() + offset : nullptr}};
+        std::vector<ir::OutputColumn> columns{
+            ir::OutputColumn{re.data() + offset, complex_output ? im.data() + offset : nullptr}};
         for (std::vector<double>& column : scratch) {
-            columns.push_back(interp::OutputColumn{column.data(), nullptr});
+            columns.push_back(ir::OutputColumn{column.data(), nullptr});
         }
-        detail::evaluate_cached(*value, params, c, interp::OutputView{columns}, pool.get(),
+        detail::evaluate_cached(*value, params, c, ir::OutputView{columns}, pool.get(),
                                 cache_origin(first, chunks_in(c)),
                                 non_finite == NonFiniteValues::kKeep);
     });
@@ -174,9 +173,9 @@ std::complex<double> PreparedModel::State::evaluate_one(std::span<const double> 
     double im = 0.0;
     const std::size_t outputs = value->program().outputs.size();
     std::vector<double> scratch(outputs, 0.0);
-    std::vector<interp::OutputColumn> out{interp::OutputColumn{&re, &im}};
+    std::vector<ir::OutputColumn> out{ir::OutputColumn{&re, &im}};
     for (std::size_t j = 1; j < outputs; ++j) {
-        out.push_back(interp::OutputColumn{&scratch[j], nullptr});
+        out.push_back(ir::OutputColumn{&scratch[j], nullptr});
     }
     // Event `at` of cache `c`, whose first chunk is local chunk `first`.
     const auto run = [&](const EventCache& c, std::size_t at, std::size_t first) {

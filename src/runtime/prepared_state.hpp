@@ -34,6 +34,7 @@ struct PreparedModel::State {
     std::optional<EventCache> cache;  ///< resident only
     std::size_t window_events = 0;    ///< streaming window
     double sum_weights = 0.0;
+    std::shared_ptr<const detail::ChunkKernel> precompute_kernel;  ///< null without precompute
     std::shared_ptr<const detail::ChunkKernel> value;
     std::shared_ptr<const detail::ChunkKernel> gradient;
     std::unique_ptr<ThreadPool> pool;

@@ -8,12 +8,15 @@
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/base/log_positive.hpp>
+#include <laddu/interp/interpreter.hpp>
 #include <laddu/runtime/reduce.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
 #include "kernel_reduce.hpp"
 
 namespace laddu::runtime {
+
+static_assert(kReductionChunk % interp::kBlockSize == 0, "chunks hold whole blocks");
 
 namespace detail {
 
@@ -89,7 +92,7 @@ ChunkResult reduce_chunk_values(ReductionTransform transform, std::span<const do
 
 // The first event of [first_event, first_event + count) with a non-finite part of an output
 // written to `out` (each column holds the range from index 0).
-std::optional<BadValue> first_non_finite_output(std::span<const interp::OutputColumn> out,
+std::optional<BadValue> first_non_finite_output(std::span<const ir::OutputColumn> out,
                                                 std::size_t count, std::size_t first_event) {
     std::optional<BadValue> first;
     for (std::size_t j = 0; j < out.size(); ++j) {
@@ -115,17 +118,31 @@ std::pair<std::size_t, std::size_t> chunk_range(std::size_t chunk, std::size_t e
     return {begin, std::min(kReductionChunk, events - begin)};
 }
 
-ChunkWorker::Chunk ChunkWorker::evaluate(const EventCache& cache, std::size_t chunk) {
-    const auto [begin, count] = chunk_range(chunk, cache.events());
+ChunkWorker::Chunk ChunkWorker::evaluate(const ir::ColumnView& inputs, std::size_t chunk) {
+    const auto [begin, count] = chunk_range(chunk, inputs.events);
     const std::size_t outputs = out.size();
     if (columns.size() < outputs * count) {
         columns.resize(outputs * kReductionChunk);
     }
     for (std::size_t j = 0; j < outputs; ++j) {
-        out[j] = interp::OutputColumn{columns.data() + j * count, nullptr};
+        out[j] = ir::OutputColumn{columns.data() + j * count, nullptr};
     }
-    kernel->run(cache.view(), begin, count, out);
+    kernel->run(inputs, begin, count, out);
     return Chunk{begin, count, std::span<const double>(columns).first(outputs * count)};
+}
+
+ChunkWorker::Chunk ChunkWorker::evaluate_complex(const ir::ColumnView& inputs, std::size_t chunk) {
+    const auto [begin, count] = chunk_range(chunk, inputs.events);
+    const std::size_t outputs = out.size();
+    if (columns.size() < 2 * outputs * count) {
+        columns.resize(2 * outputs * kReductionChunk);
+    }
+    for (std::size_t j = 0; j < outputs; ++j) {
+        out[j] =
+            ir::OutputColumn{columns.data() + 2 * j * count, columns.data() + (2 * j + 1) * count};
+    }
+    kernel->run(inputs, begin, count, out);
+    return Chunk{begin, count, std::span<const double>(columns).first(2 * outputs * count)};
 }
 
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
@@ -155,7 +172,7 @@ double finish_lanes(std::span<const double> lanes, std::size_t sum) noexcept {
 std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
                                     const EventCache& cache, ReductionTransform transform,
                                     ThreadPool* pool, const CacheOrigin& origin) {
-    const bool f32 = kernel.precision() == Precision::kF32;
+    const bool f32 = kernel.precision() == ir::Precision::kF32;
     const std::span<const double> weights = cache.weights();
     std::vector<ChunkResult> results(chunk_count(cache.events()));
     const FusedReduction fused{transform, f32, 1};
@@ -173,7 +190,7 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
                 // The fused kernel does not say which event: the unfused path finds it.
             }
             // Output 0 is reduced; any other outputs are computed and ignored.
-            const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
+            const ChunkWorker::Chunk c = worker.evaluate(cache.view(), chunk);
             results[chunk] = reduce_chunk_values(transform, c.columns.first(c.count),
                                                  weights.subspan(c.begin, c.count), c.begin, f32);
         });
@@ -189,13 +206,13 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
 }
 
 void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
-                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool,
+                     const EventCache& cache, const ir::OutputView& out, ThreadPool* pool,
                      const CacheOrigin& origin, bool keep_non_finite) {
     std::vector<std::optional<BadValue>> bad(chunk_count(cache.events()));
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
             const auto [begin, count] = chunk_range(chunk, cache.events());
-            std::vector<interp::OutputColumn> shifted(out.columns.size());
+            std::vector<ir::OutputColumn> shifted(out.columns.size());
             for (std::size_t j = 0; j < shifted.size(); ++j) {
                 shifted[j].re = out.columns[j].re + begin;
                 shifted[j].im = out.columns[j].im != nullptr ? out.columns[j].im + begin : nullptr;
@@ -226,39 +243,8 @@ std::string_view transform_name(ReductionTransform transform) noexcept {
     return "Invalid";
 }
 
-std::vector<double> reduce_partials(const interp::Interpreter& interp,
-                                    std::span<const double> params, const EventCache& cache,
-                                    ReductionTransform transform, ThreadPool* pool) {
-    cache.check_program(interp.program());
-    return detail::reduce_partials(*detail::wrap_interpreter(interp), params, cache, transform,
-                                   pool);
-}
-
 double merge_partials(std::span<const double> partials) noexcept {
     return accurate_sum(partials);
-}
-
-double reduce(const interp::Interpreter& interp, std::span<const double> params,
-              const EventCache& cache, ReductionTransform transform, ThreadPool* pool) {
-    return merge_partials(reduce_partials(interp, params, cache, transform, pool));
-}
-
-std::vector<std::complex<double>> evaluate_cached_row(const interp::Interpreter& interp,
-                                                      std::span<const double> params,
-                                                      const EventCache& cache, std::size_t row) {
-    cache.check_program(interp.program());
-    if (row >= cache.events()) {
-        throw DataError(fmt::format("event row {} is out of range: the cache holds {} events", row,
-                                    cache.events()));
-    }
-    return interp.evaluate_row(params, cache.view(), row);
-}
-
-void evaluate_cached(const interp::Interpreter& interp, std::span<const double> params,
-                     const EventCache& cache, const interp::OutputView& out, ThreadPool* pool) {
-    cache.check_program(interp.program());
-    interp.check_outputs(out);
-    detail::evaluate_cached(*detail::wrap_interpreter(interp), params, cache, out, pool);
 }
 
 }  // namespace laddu::runtime

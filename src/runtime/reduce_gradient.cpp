@@ -134,7 +134,7 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
                 }
                 // The fused kernel does not say which event: the unfused path finds it.
             }
-            const ChunkWorker::Chunk c = worker.evaluate(cache, chunk);
+            const ChunkWorker::Chunk c = worker.evaluate(cache.view(), chunk);
             results[chunk] =
                 sum_gradient_chunk(transform, c.columns, c.count,
                                    cache.weights().subspan(c.begin, c.count), c.begin, parameters);
@@ -156,15 +156,8 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
 
 }  // namespace detail
 
-GradientPartials reduce_gradient_partials(const interp::Interpreter& gradient_interp,
-                                          std::span<const double> params, const EventCache& cache,
-                                          ReductionTransform transform, ThreadPool* pool) {
-    return detail::reduce_gradient_partials(*detail::wrap_interpreter(gradient_interp), params,
-                                            cache, transform, pool);
-}
-
-ReductionEvaluation merge_gradient_partials(const GradientPartials& partials) {
-    ReductionEvaluation out;
+Evaluation merge_gradient_partials(const GradientPartials& partials) {
+    Evaluation out;
     out.value = merge_partials(partials.values);
     out.gradient.resize(partials.parameters);
     for (std::size_t k = 0; k < partials.parameters; ++k) {
@@ -175,13 +168,6 @@ ReductionEvaluation merge_gradient_partials(const GradientPartials& partials) {
         out.gradient[k] = sum.finish();
     }
     return out;
-}
-
-ReductionEvaluation reduce_with_gradient(const interp::Interpreter& gradient_interp,
-                                         std::span<const double> params, const EventCache& cache,
-                                         ReductionTransform transform, ThreadPool* pool) {
-    return merge_gradient_partials(
-        reduce_gradient_partials(gradient_interp, params, cache, transform, pool));
 }
 
 }  // namespace laddu::runtime

@@ -12,6 +12,8 @@
 #include <laddu/runtime/reduce.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
+#include "test_reductions.hpp"
+
 namespace laddu::runtime {
 namespace {
 
@@ -132,8 +134,8 @@ TEST(Reduce, PartialsCoverFixedChunksAndMergeInOrder) {
 
 TEST(Reduce, F32IsCloseToF64) {
     Fixture f(kEvents);
-    const auto f64 = interp::Interpreter::prepare(f.program, interp::Precision::kF64);
-    const auto f32 = interp::Interpreter::prepare(f.program, interp::Precision::kF32);
+    const auto f64 = interp::Interpreter::prepare(f.program, ir::Precision::kF64);
+    const auto f32 = interp::Interpreter::prepare(f.program, ir::Precision::kF32);
     for (const auto transform : {ReductionTransform::kReal, ReductionTransform::kLogPositiveReal}) {
         const double a = reduce(f64, f.params, f.cache, transform);
         const double b = reduce(f32, f.params, f.cache, transform);
@@ -146,9 +148,9 @@ TEST(Reduce, EvaluateCachedMatchesRows) {
     Fixture f(kReductionChunk + 10);
     const auto interp = interp::Interpreter::prepare(f.program);
     std::vector<double> re(f.cache.events());
-    const std::vector<interp::OutputColumn> columns{interp::OutputColumn{re.data(), nullptr}};
+    const std::vector<ir::OutputColumn> columns{ir::OutputColumn{re.data(), nullptr}};
     ThreadPool pool(2);
-    evaluate_cached(interp, f.params, f.cache, interp::OutputView{columns}, &pool);
+    evaluate_cached(interp, f.params, f.cache, ir::OutputView{columns}, &pool);
     for (std::size_t i = 0; i < f.cache.events(); i += 97) {
         EXPECT_EQ(re[i], evaluate_cached_row(interp, f.params, f.cache, i)[0].real());
         EXPECT_NEAR(re[i], f.intensity(i), 1e-13);

@@ -15,6 +15,8 @@
 #include <laddu/expr/model.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
+#include "test_reductions.hpp"
+
 namespace laddu::runtime {
 namespace {
 
@@ -40,7 +42,7 @@ data::Dataset one_event() {
     return scalars({{"unused", {0.0}}});
 }
 
-Execution exec(Precision precision = Precision::kF64, std::size_t threads = 1,
+Execution exec(ir::Precision precision = ir::Precision::kF64, std::size_t threads = 1,
                AutodiffMode mode = AutodiffMode::kAuto) {
     Execution e;
     e.threads = threads;
@@ -108,12 +110,11 @@ TEST(SeedRuntime, ExecutionModeSelectsTheRetainedInterpreter) {
 // Seed 18: parameter-only f32 arithmetic rounds to float; f64 does not.
 TEST(SeedRuntime, ParameterOnlyKernelInF32) {
     const Expr root = param("x", 16777216.0) + param("y", 1.0);
-    const Prepared f32 = prepare(root, one_event(), exec(Precision::kF32));
-    const Prepared f64 = prepare(root, one_event(), exec(Precision::kF64));
+    const Prepared f32 = prepare(root, one_event(), exec(ir::Precision::kF32));
+    const Prepared f64 = prepare(root, one_event(), exec(ir::Precision::kF64));
     EXPECT_EQ(f32.model.evaluate_row(f32.defaults, 0).real(), 16777216.0);
     EXPECT_EQ(f64.model.evaluate_row(f64.defaults, 0).real(), 16777217.0);
-    const ReductionEvaluation g =
-        f32.model.reduce_with_gradient(f32.defaults, ReductionTransform::kReal);
+    const Evaluation g = f32.model.reduce_with_gradient(f32.defaults, ReductionTransform::kReal);
     EXPECT_EQ(g.value, 16777216.0);
     EXPECT_EQ(g.gradient, (std::vector<double>{1.0, 1.0}));
 }
@@ -122,8 +123,8 @@ TEST(SeedRuntime, ParameterOnlyKernelInF32) {
 TEST(SeedRuntime, F32ReverseGradientsEqualForward) {
     const Expr root = expr::sin(param("x", 0.7) * expr::scalar("s"));
     const auto data = scalars({{"s", {0.5, 1.5}}});
-    const Prepared fwd = prepare(root, data, exec(Precision::kF32, 1, AutodiffMode::kForward));
-    const Prepared rev = prepare(root, data, exec(Precision::kF32, 1, AutodiffMode::kReverse));
+    const Prepared fwd = prepare(root, data, exec(ir::Precision::kF32, 1, AutodiffMode::kForward));
+    const Prepared rev = prepare(root, data, exec(ir::Precision::kF32, 1, AutodiffMode::kReverse));
     EXPECT_EQ(fwd.model.reduce_with_gradient(fwd.defaults, ReductionTransform::kReal),
               rev.model.reduce_with_gradient(rev.defaults, ReductionTransform::kReal));
 }
@@ -131,7 +132,7 @@ TEST(SeedRuntime, F32ReverseGradientsEqualForward) {
 // Seed 21: f32 event arithmetic, f64 accumulation.
 TEST(SeedRuntime, F32ReducesEventScalarArithmeticWithF64Accumulation) {
     const Prepared p = prepare(expr::scalar("x") + param("scale", 1.0),
-                               scalars({{"x", {16777216.0}}}), exec(Precision::kF32));
+                               scalars({{"x", {16777216.0}}}), exec(ir::Precision::kF32));
     EXPECT_EQ(p.model.reduce(p.defaults, ReductionTransform::kReal), 16777216.0);
 }
 
@@ -143,8 +144,8 @@ TEST(SeedRuntime, F32EvaluatesComplexLinearAlgebra) {
     const Expr root = expr::dot(
         expr::vector({expr::constant(Complex(1.0, 0.0)), expr::constant(Complex(0.0, 1.0))}),
         expr::solve(m, v));
-    const Prepared f32 = prepare(root, one_event(), exec(Precision::kF32));
-    const Prepared f64 = prepare(root, one_event(), exec(Precision::kF64));
+    const Prepared f32 = prepare(root, one_event(), exec(ir::Precision::kF32));
+    const Prepared f64 = prepare(root, one_event(), exec(ir::Precision::kF64));
     const Complex a = f32.model.evaluate_row(f32.defaults, 0);
     const Complex b = f64.model.evaluate_row(f64.defaults, 0);
     EXPECT_NEAR(a.real(), b.real(), 1e-6);
@@ -155,10 +156,9 @@ TEST(SeedRuntime, F32EvaluatesComplexLinearAlgebra) {
 // Seed 23: a computed cache entry (sin x, in f64) is rounded to f32 when read.
 TEST(SeedRuntime, F32EvaluatesComputedEventCacheEntries) {
     const Expr root = expr::sin(expr::scalar("x")) * param("scale", 2.0) + 16777216.0;
-    const Prepared p = prepare(root, scalars({{"x", {1.0}}}), exec(Precision::kF32));
+    const Prepared p = prepare(root, scalars({{"x", {1.0}}}), exec(ir::Precision::kF32));
     EXPECT_GE(p.model.cache().slot_count(), 1U);
-    const ReductionEvaluation g =
-        p.model.reduce_with_gradient(p.defaults, ReductionTransform::kReal);
+    const Evaluation g = p.model.reduce_with_gradient(p.defaults, ReductionTransform::kReal);
     EXPECT_EQ(g.value, 16777218.0);
     EXPECT_EQ(g.gradient, std::vector<double>{static_cast<double>(std::sin(1.0f))});
 }
@@ -171,7 +171,7 @@ TEST(SeedRuntime, F32RowAndBlockEvaluationsAreBitwiseEqual) {
     const Expr root =
         expr::exp(expr::sin(x) * s + param("o", 0.1)) + expr::norm_sqr(expr::complex(s, x));
     const Prepared p =
-        prepare(root, scalars({{"x", {0.1, 0.7, -0.4, 2.0, 1.1}}}), exec(Precision::kF32));
+        prepare(root, scalars({{"x", {0.1, 0.7, -0.4, 2.0, 1.1}}}), exec(ir::Precision::kF32));
     const std::vector<Complex> all = p.model.evaluate(p.defaults);
     for (std::size_t row = 0; row < all.size(); ++row) {
         EXPECT_EQ(p.model.evaluate_row(p.defaults, row), all[row]) << row;
@@ -199,8 +199,8 @@ TEST(SeedRuntime, BatchCacheEvaluatesWithoutTheOriginalEventBatch) {
 TEST(SeedRuntime, ReverseCachedEventMaterializationIsALeaf) {
     const Expr root = param("scale", 1.5) * (expr::scalar("x") + expr::sin(expr::scalar("y")));
     const auto data = scalars({{"x", {0.1, 0.2, 0.3}}, {"y", {1.0, -1.0, 0.5}}});
-    const Prepared fwd = prepare(root, data, exec(Precision::kF64, 1, AutodiffMode::kForward));
-    const Prepared rev = prepare(root, data, exec(Precision::kF64, 1, AutodiffMode::kReverse));
+    const Prepared fwd = prepare(root, data, exec(ir::Precision::kF64, 1, AutodiffMode::kForward));
+    const Prepared rev = prepare(root, data, exec(ir::Precision::kF64, 1, AutodiffMode::kReverse));
     EXPECT_TRUE(fwd.compiled.has_precompute());
     const auto a = fwd.model.reduce_with_gradient(fwd.defaults, ReductionTransform::kReal);
     const auto b = rev.model.reduce_with_gradient(rev.defaults, ReductionTransform::kReal);
@@ -249,10 +249,10 @@ data::EventData two_batches(data::MemoryPolicy policy) {
 // Seed 42: weighted sums are exact and the same serial and parallel.
 TEST(SeedRuntime, CachedDatasetWeightedReductionsMatchTheDatasetPath) {
     const Expr root = expr::scalar("x") * param("two", 2.0);
-    ReductionEvaluation serial_gradient;
+    Evaluation serial_gradient;
     for (const std::size_t threads : {1U, 2U}) {
         const Prepared p = prepare(root, two_batches(data::MemoryPolicy::kFastest),
-                                   exec(Precision::kF64, threads));
+                                   exec(ir::Precision::kF64, threads));
         EXPECT_EQ(p.model.sum_weights(), 9.0);
         EXPECT_EQ(p.model.reduce(p.defaults, ReductionTransform::kReal), 40.0);  // Σ w · 2x
         const auto g = p.model.reduce_with_gradient(p.defaults, ReductionTransform::kReal);
@@ -272,7 +272,8 @@ TEST(SeedRuntime, ReductionPlansMatchAcrossStorageAndThreadPolicies) {
     const double log_gradient = 2.0 / 3.0 + 6.0 / 5.0 + 12.0 / 7.0;
     for (const auto policy : {data::MemoryPolicy::kResident, data::MemoryPolicy::kStreaming}) {
         for (const std::size_t threads : {1U, 2U}) {
-            const Prepared p = prepare(root, two_batches(policy), exec(Precision::kF64, threads));
+            const Prepared p =
+                prepare(root, two_batches(policy), exec(ir::Precision::kF64, threads));
             EXPECT_EQ(p.model.is_resident(), policy == data::MemoryPolicy::kResident);
             EXPECT_EQ(p.model.reduce(p.defaults, ReductionTransform::kReal), 49.0);
             EXPECT_EQ(p.model.reduce(p.defaults, ReductionTransform::kPositiveReal), 49.0);

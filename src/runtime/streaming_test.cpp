@@ -21,6 +21,7 @@
 #include <laddu/runtime/storage_plan.hpp>
 
 #include "test_collective.hpp"
+#include "test_reductions.hpp"
 #include "toy_model.hpp"
 
 namespace laddu::runtime {
@@ -37,7 +38,7 @@ constexpr std::size_t kEvents = 30011;  // 8 chunks, the last partial
 struct Results {
     double real = 0.0;
     double log = 0.0;
-    ReductionEvaluation gradient;
+    Evaluation gradient;
     double sum_weights = 0.0;
     std::vector<Complex> values;
     std::vector<double> weights;
@@ -272,7 +273,7 @@ TEST_F(StreamingTest, StreamedSourcesReChunkTheirBatchesIntoChunkAlignedWindows)
 TEST_F(StreamingTest, F32CachesAreFloatAndBitIdenticalResidentStreamedAndAssembled) {
     const auto f32 = [](std::size_t threads, std::size_t budget = 0) {
         Execution e = with_threads(threads, budget);
-        e.precision = Precision::kF32;
+        e.precision = ir::Precision::kF32;
         return e;
     };
     const auto wide = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
@@ -436,7 +437,7 @@ void on_ranks(int size, testing::Partition partition, Fn fn) {
 TEST_F(StreamingTest, CollectiveReductionsEqualOneProcessBitForBit) {
     const auto single = PreparedModel::prepare(compiled_, dataset_, with_threads(1));
     const double real = single.reduce(params_, ReductionTransform::kReal);
-    const ReductionEvaluation gradient =
+    const Evaluation gradient =
         single.reduce_with_gradient(params_, ReductionTransform::kLogPositiveReal);
     const double weights = single.sum_weights();
     const std::vector<Complex> values = single.evaluate(params_);

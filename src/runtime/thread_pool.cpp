@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -42,7 +43,8 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::stop_and_join() noexcept {
     {
         const std::lock_guard lock(mutex_);
-        stop_ = true;
+        stop_.store(true, std::memory_order_release);
+        generation_.fetch_add(1, std::memory_order_acq_rel);
     }
     start_.notify_all();
     for (std::thread& thread : workers_) {
@@ -51,17 +53,38 @@ void ThreadPool::stop_and_join() noexcept {
     workers_.clear();
 }
 
-// Chunks are claimed one at a time under the mutex: chunks are thousands of events, so the
-// lock is taken rarely and keeps the bookkeeping obvious.
+namespace {
+
+// Spins while `busy()` for at most `limit`, pausing the core between looks (and yielding it
+// after the first few hundred, so an oversubscribed host still makes progress). True when
+// `busy()` became false.
+template <typename Busy>
+bool spin_while(Busy busy, std::chrono::microseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    for (std::uint32_t i = 1;; ++i) {
+        if (!busy()) {
+            return true;
+        }
+        if (i < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        } else {
+            std::this_thread::yield();
+        }
+        if (i % 64 == 0 && std::chrono::steady_clock::now() > until) {
+            return !busy();
+        }
+    }
+}
+
+}  // namespace
+
 void ThreadPool::run_chunks(std::size_t worker) {
     while (true) {
-        std::size_t chunk = 0;
-        {
-            const std::lock_guard lock(mutex_);
-            if (next_chunk_ >= n_chunks_) {
-                return;
-            }
-            chunk = next_chunk_++;
+        const std::size_t chunk = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+        if (chunk >= n_chunks_) {
+            return;
         }
         try {
             (*job_)(chunk, worker);
@@ -71,28 +94,32 @@ void ThreadPool::run_chunks(std::size_t worker) {
                 error_ = std::current_exception();
                 error_chunk_ = chunk;
             }
-            next_chunk_ = n_chunks_;
+            next_chunk_.store(n_chunks_, std::memory_order_relaxed);
         }
     }
 }
 
 void ThreadPool::worker_loop(std::size_t worker) {
-    std::size_t seen = 0;
+    std::uint64_t seen = 0;
     while (true) {
-        {
+        const auto idle = [&] {
+            return generation_.load(std::memory_order_acquire) == seen;
+        };
+        if (!spin_while(idle, kSpin)) {
             std::unique_lock lock(mutex_);
-            start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-            if (stop_) {
-                return;
-            }
-            seen = generation_;
+            start_.wait(lock, [&] { return !idle(); });
         }
+        if (stop_.load(std::memory_order_acquire)) {
+            return;
+        }
+        seen = generation_.load(std::memory_order_acquire);
         run_chunks(worker);
-        {
+        if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            // The caller may be asleep on done_: take the lock so the wake cannot slip between
+            // its check and its wait.
             const std::lock_guard lock(mutex_);
-            --active_;
+            done_.notify_one();
         }
-        done_.notify_one();
     }
 }
 
@@ -104,25 +131,27 @@ void ThreadPool::parallel_for_chunks(
     // One job at a time: callers on other threads (Python threads sharing a likelihood) wait
     // here instead of overwriting the running job.
     const std::lock_guard job_lock(job_mutex_);
+    job_ = &fn;
+    n_chunks_ = n_chunks;
+    next_chunk_.store(0, std::memory_order_relaxed);
+    error_ = nullptr;
+    active_.store(workers_.size(), std::memory_order_relaxed);
     {
+        // Under the lock, so a worker about to sleep on start_ sees the new generation.
         const std::lock_guard lock(mutex_);
-        job_ = &fn;
-        n_chunks_ = n_chunks;
-        next_chunk_ = 0;
-        error_ = nullptr;
-        active_ = workers_.size();
-        ++generation_;
+        generation_.fetch_add(1, std::memory_order_acq_rel);
     }
     start_.notify_all();
     run_chunks(0);
-    std::exception_ptr error;
-    {
+    const auto working = [&] {
+        return active_.load(std::memory_order_acquire) != 0;
+    };
+    if (!spin_while(working, kSpin)) {
         std::unique_lock lock(mutex_);
-        done_.wait(lock, [&] { return active_ == 0; });
-        job_ = nullptr;
-        error = error_;
-        error_ = nullptr;
+        done_.wait(lock, [&] { return !working(); });
     }
+    job_ = nullptr;
+    const std::exception_ptr error = std::exchange(error_, nullptr);
     if (error) {
         std::rethrow_exception(error);
     }

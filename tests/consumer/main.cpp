@@ -19,7 +19,7 @@ int main() {
     const data::Dataset events = data::Dataset::from_scalars(scalars);
     const likelihood::NLL nll(model, events, events);
     const std::vector<double> params{1.5};
-    const likelihood::Evaluation e = nll.value_and_gradient(params);
+    const runtime::Evaluation e = nll.value_and_gradient(params);
     std::printf("consumer: NLL = %.6f, dNLL/da = %.6f\n", e.value, e.gradient[0]);
     try {
         (void)nll.value(std::vector<double>{});

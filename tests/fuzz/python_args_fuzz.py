@@ -353,7 +353,7 @@ class Fixtures:
         return ld.Vec4.event("kshort1")
 
     def make_Edge(self):
-        return ld.Edge("x", "kshort1")
+        return ld.Edge("x", p4="kshort1")
 
     def make_Vertex(self):
         return ld.Vertex("decay", incoming=["x"], outgoing=["k1", "k2"])
@@ -361,7 +361,7 @@ class Fixtures:
     def make_Channel(self):
         return ld.Channel(
             "c",
-            edges=[ld.Edge("x"), ld.Edge("k1", "kshort1"), ld.Edge("k2", "kshort2")],
+            edges=[ld.Edge("x"), ld.Edge("k1", p4="kshort1"), ld.Edge("k2", p4="kshort2")],
             vertices=[ld.Vertex("decay", incoming=["x"], outgoing=["k1", "k2"])],
         )
 

@@ -17,10 +17,10 @@
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
 #include <laddu/distributed/distributed_fit.hpp>
-#include <laddu/distributed/distributed_model.hpp>
 #include <laddu/distributed/mpi_collective.hpp>
 #include <laddu/likelihood/likelihood.hpp>
 #include <laddu/likelihood/nll.hpp>
+#include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
 #include "../support/ksks_events.hpp"
@@ -43,8 +43,9 @@ TEST(KMatrixMpi, ValueAndGradientAreBitIdenticalToOneProcess) {
         for (const auto partitioning :
              {distributed::Partitioning::kContiguous, distributed::Partitioning::kRows,
               distributed::Partitioning::kFileGroups}) {
-            const auto model = distributed::DistributedModel::prepare(compiled, dataset, execution,
-                                                                      partitioning, fragments);
+            runtime::Execution over_ranks = execution;
+            over_ranks.collective = distributed::mpi_collective(partitioning, fragments);
+            const auto model = runtime::PreparedModel::prepare(compiled, dataset, over_ranks);
             EXPECT_EQ(model.reduce(params, transform), expected.value);
             EXPECT_EQ(model.reduce_with_gradient(params, transform), expected);
         }
@@ -87,12 +88,12 @@ TEST(KMatrixMpi, NllValueAndGradientAreBitIdenticalToOneProcess) {
          {likelihood::NormalizationStrategy::kAuto, likelihood::NormalizationStrategy::kMcPass}) {
         const likelihood::NLL single(model, data, accepted, serial(), "nll", strategy);
         const double value = single.value(params);
-        const likelihood::Evaluation expected = single.value_and_gradient(params);
+        const runtime::Evaluation expected = single.value_and_gradient(params);
         for (auto partitioning : kPartitionings) {
             const likelihood::NLL nll(model, data, accepted, serial(&partitioning), "nll",
                                       strategy);
             EXPECT_EQ(nll.value(params), value) << static_cast<int>(partitioning);
-            const likelihood::Evaluation got = nll.value_and_gradient(params);
+            const runtime::Evaluation got = nll.value_and_gradient(params);
             EXPECT_EQ(got.value, expected.value);
             EXPECT_EQ(got.gradient, expected.gradient);
             EXPECT_EQ(nll.data_sum_weights(), single.data_sum_weights());
@@ -154,7 +155,7 @@ TEST(KMatrixMpi, EachRankReadsOnlyItsRowGroupsAndTheSumsAreUnchanged) {
     const std::vector<double> params(compiled.parameters.free_count(), 0.25);
     const auto transform = runtime::ReductionTransform::kLogPositiveReal;
     const auto single = runtime::PreparedModel::prepare(compiled, dataset, serial());
-    const runtime::ReductionEvaluation expected = single.reduce_with_gradient(params, transform);
+    const runtime::Evaluation expected = single.reduce_with_gradient(params, transform);
     for (auto partitioning : kPartitionings) {
         const auto source = std::make_shared<data::ParquetSource>(std::vector<std::string>{path});
         const auto model = runtime::PreparedModel::prepare(
@@ -185,13 +186,13 @@ TEST(KMatrixMpi, AnNllOverParquetReadsFewerRowGroupsPerRankAndIsUnchanged) {
     const auto whole = source_of();
     const data::EventData all = data::EventData::from_source(whole);
     const likelihood::NLL single(model, all, all, serial());
-    const likelihood::Evaluation expected = single.value_and_gradient(params);
+    const runtime::Evaluation expected = single.value_and_gradient(params);
     EXPECT_EQ(single.value(params), expected.value);
     for (auto partitioning : kPartitionings) {
         const auto source = source_of();
         const data::EventData events = data::EventData::from_source(source);
         const likelihood::NLL nll(model, events, events, serial(&partitioning));
-        const likelihood::Evaluation got = nll.value_and_gradient(params);
+        const runtime::Evaluation got = nll.value_and_gradient(params);
         EXPECT_EQ(nll.value(params), expected.value) << static_cast<int>(partitioning);
         EXPECT_EQ(got.value, expected.value) << static_cast<int>(partitioning);
         EXPECT_EQ(got.gradient, expected.gradient);
@@ -219,7 +220,7 @@ TEST(KMatrixMpi, AFileMissingOnOneRankRaisesOnEveryRankQuickly) {
     try {
         // Opening the source is local: collectively() makes its failure everyone's.
         std::shared_ptr<const data::ParquetSource> source;
-        distributed::collectively(*execution.collective, [&] {
+        runtime::collectively(execution.collective.get(), [&] {
             source = std::make_shared<data::ParquetSource>(std::vector<std::string>{mine});
         });
         (void)runtime::PreparedModel::prepare(compiled, data::EventData::from_source(source),

@@ -3,12 +3,12 @@
 // Rank 0 drives the minimiser (fit::fit: minimisation, then the Hessian); every other rank runs
 // a worker loop. Each time the minimiser asks for a value, rank 0 broadcasts a command and the
 // parameters, and every rank evaluates the objective, which is itself a collective (a
-// likelihood prepared with Execution::collective = mpi_collective(), or one built on
-// DistributedModel), so each rank adds its share of the events. When the fit ends, rank 0
-// broadcasts a stop command and the FitResult, so every rank returns the same result: the
-// same values, bit for bit, as fit::fit in one process, and the same evaluation counts (only
-// wall_seconds differs). An exception on rank 0 outside the evaluations (for instance a FitError
-// for a malformed start) is raised on every rank.
+// likelihood, or an objective over a runtime::PreparedModel, prepared with
+// Execution::collective = mpi_collective()), so each rank adds its share of the events. When the
+// fit ends, rank 0 broadcasts a stop command and the FitResult, so every rank returns the same
+// result: the same values, bit for bit, as fit::fit in one process, and the same evaluation counts
+// (only wall_seconds differs). An exception on rank 0 outside the evaluations (for instance a
+// FitError for a malformed start) is raised on every rank.
 //
 // Example (every rank runs the same program; only rank 0 prints):
 //   runtime::Execution execution;
@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include <laddu/distributed/mpi_collective.hpp>
 #include <laddu/distributed/mpi_context.hpp>
 #include <laddu/fit/fit.hpp>
 #include <laddu/likelihood/likelihood.hpp>

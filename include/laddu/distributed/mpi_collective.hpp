@@ -9,6 +9,12 @@
 //   likelihood::NLL nll(model, data, accepted, execution);  // every rank builds the same NLL
 //   const double value = nll.value(params);                 // identical on every rank
 //
+// A PreparedModel takes the same execution: runtime::PreparedModel::prepare(compiled, data,
+// execution) caches only this rank's chunks, and its reduce() and reduce_with_gradient() are
+// collectives whose results are identical on every rank. A step of a rank's own that must not
+// leave the others waiting when it fails (opening a file) runs inside
+// runtime::collectively(execution.collective.get(), fn).
+//
 // Ownership follows partition_events(): every rank owns whole reduction chunks
 // (runtime::kReductionChunk events of the global event order), so reductions merged in global
 // chunk order are bit-identical to one process. A gather sends one record per owned chunk,
@@ -34,13 +40,21 @@ namespace laddu::distributed {
 class MpiCollective final : public runtime::Collective {
 public:
     /// A collective over `context` (which must outlive it). kFileGroups deals the fragments
-    /// that owned_chunks() is given (Parquet row groups); with fewer than two fragments (a
-    /// resident dataset, a file of one row group) it deals contiguous runs of chunks instead.
+    /// that owned_chunks() is given (Parquet row groups), or `fragments` when not empty: event
+    /// counts in global order, e.g. the files of a resident concatenated dataset. With fewer
+    /// than two fragments (a resident dataset, a file of one row group) it deals contiguous
+    /// runs of chunks instead. Given `fragments` replace those of every dataset this collective
+    /// partitions, so such a collective serves the one dataset they describe: owned_chunks()
+    /// throws DataError for any dataset whose event count they do not sum to.
     explicit MpiCollective(const MpiContext& context,
-                           Partitioning partitioning = Partitioning::kContiguous);
+                           Partitioning partitioning = Partitioning::kContiguous,
+                           std::vector<std::size_t> fragments = {});
 
     /// The partitioning.
     [[nodiscard]] Partitioning partitioning() const noexcept { return partitioning_; }
+
+    /// The fragment sizes given to the constructor (empty: each dataset's own).
+    [[nodiscard]] const std::vector<std::size_t>& fragments() const noexcept { return fragments_; }
 
     /// The MPI context.
     [[nodiscard]] const MpiContext& context() const noexcept { return *context_; }
@@ -51,9 +65,10 @@ public:
     /// The number of ranks.
     [[nodiscard]] int size() const noexcept override { return context_->size(); }
 
-    /// partition_events(events, rank(), size(), partitioning(), fragments).chunks. Throws
-    /// DataError when `fragments` is not empty and does not sum to `events`. Remembers a
-    /// kFileGroups layout so that all_gather_chunks() can name this rank's chunks.
+    /// partition_events(events, rank(), size(), partitioning(), fragments).chunks, where
+    /// fragments() replaces `fragments` when not empty. Throws DataError when the fragments
+    /// used are not empty and do not sum to `events`. Remembers a kFileGroups layout so that
+    /// all_gather_chunks() can name this rank's chunks.
     [[nodiscard]] std::vector<std::size_t>
     owned_chunks(std::size_t events, std::span<const std::size_t> fragments) const override;
 
@@ -79,35 +94,16 @@ private:
 
     const MpiContext* context_;
     Partitioning partitioning_;
+    std::vector<std::size_t> fragments_;
     // kFileGroups layouts seen by owned_chunks(): (chunk count, this rank's chunks).
     mutable std::mutex mutex_;
     mutable std::vector<std::pair<std::size_t, std::vector<std::size_t>>> layouts_;
 };
 
 /// A shared MpiCollective over MpiContext::world() (MPI is initialised on the first call),
-/// for runtime::Execution::collective.
+/// for runtime::Execution::collective; `fragments` as in the MpiCollective constructor.
 [[nodiscard]] std::shared_ptr<const runtime::Collective>
-mpi_collective(Partitioning partitioning = Partitioning::kContiguous);
-
-/// Runs `fn` on every rank of `collective`; when it throws a laddu Error (or another
-/// std::exception, reported as InternalError) on any rank, every rank throws the lowest
-/// failing rank's error as check_all() does, so no rank waits in a later collective.
-template <typename Fn>
-void collectively(const runtime::Collective& collective, Fn&& fn) {
-    bool ok = true;
-    ErrorKind kind = ErrorKind::kInternal;
-    std::string message;
-    try {
-        fn();
-    } catch (const Error& error) {
-        ok = false;
-        kind = error.kind();
-        message = error.what();
-    } catch (const std::exception& error) {
-        ok = false;
-        message = error.what();
-    }
-    collective.check_all(ok, kind, message);
-}
+mpi_collective(Partitioning partitioning = Partitioning::kContiguous,
+               std::vector<std::size_t> fragments = {});
 
 }  // namespace laddu::distributed

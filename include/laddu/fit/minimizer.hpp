@@ -40,7 +40,7 @@ namespace laddu::fit {
 struct Objective {
     std::size_t dimension = 0;
     /// The value and exact gradient at x (x.size() == dimension).
-    std::function<likelihood::Evaluation(std::span<const double>)> value_and_gradient;
+    std::function<runtime::Evaluation(std::span<const double>)> value_and_gradient;
     /// The value alone (optional; value_and_gradient is used when empty).
     std::function<double(std::span<const double>)> value;
     /// One interval per dimension (either end may be infinite), or empty for none.

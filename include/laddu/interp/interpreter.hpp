@@ -9,7 +9,7 @@
 // instructions read are broadcast into full-lane registers once per evaluate_invariants().
 //
 // Example:
-//   auto interp = interp::Interpreter::prepare(program, interp::Precision::kF64);
+//   auto interp = interp::Interpreter::prepare(program, ir::Precision::kF64);
 //   interp::Workspace ws = interp.make_workspace();
 //   interp.evaluate_invariants(params, ws);
 //   for (std::size_t begin = 0; begin < n; begin += interp::kBlockSize)
@@ -27,21 +27,14 @@
 #include <string>
 #include <vector>
 
-#include <laddu/interp/columns.hpp>
+#include <laddu/ir/columns.hpp>
+#include <laddu/ir/precision.hpp>
 #include <laddu/ir/program.hpp>
 
 namespace laddu::interp {
 
 /// The lanes of one block: the number of events every event instruction processes at once.
 inline constexpr std::size_t kBlockSize = 64;
-
-/// The arithmetic precision of event instructions. Inputs are read as double and, under kF32,
-/// rounded to float; invariants are always computed in double and rounded when broadcast;
-/// outputs are written as double (callers accumulate in double).
-enum class Precision : std::uint8_t { kF64, kF32 };
-
-/// The name of a precision ("f64", "f32").
-[[nodiscard]] const char* precision_name(Precision precision) noexcept;
 
 namespace detail {
 struct Plan;
@@ -91,7 +84,7 @@ class Interpreter {
 public:
     /// Validates `program` (CompileError if invalid) and builds the block plan.
     [[nodiscard]] static Interpreter prepare(const ir::Program& program,
-                                             Precision precision = Precision::kF64);
+                                             ir::Precision precision = ir::Precision::kF64);
 
     Interpreter(Interpreter&&) noexcept;
     Interpreter& operator=(Interpreter&&) noexcept;
@@ -110,19 +103,20 @@ public:
     /// Runs the event instructions over events [begin, begin + count) of `inputs`
     /// (count <= kBlockSize) and writes lane 0 .. count-1 of each output. Preconditions
     /// (asserted, not checked per event): evaluate_invariants() ran on this workspace,
-    /// check_inputs(inputs) passed, begin + count <= inputs.events.
-    void run_block(const ColumnView& inputs, std::size_t begin, std::size_t count,
-                   Workspace& workspace, const OutputView& out) const;
+    /// ir::check_inputs(program(), precision(), inputs) passed, begin + count <= inputs.events.
+    void run_block(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                   Workspace& workspace, const ir::OutputView& out) const;
 
     /// Evaluates invariants, then every block of events [begin, begin + count), writing
     /// `out.columns[j].re[i - begin]` for event i. Checks inputs and the range.
-    void run(std::span<const double> params, const ColumnView& inputs, std::size_t begin,
-             std::size_t count, Workspace& workspace, const OutputView& out) const;
+    void run(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
+             std::size_t count, Workspace& workspace, const ir::OutputView& out) const;
 
     /// All outputs of one event (a block of one lane), widened to complex. Checks inputs, the
     /// parameter count and that `row` < inputs.events.
-    [[nodiscard]] std::vector<std::complex<double>>
-    evaluate_row(std::span<const double> params, const ColumnView& inputs, std::size_t row) const;
+    [[nodiscard]] std::vector<std::complex<double>> evaluate_row(std::span<const double> params,
+                                                                 const ir::ColumnView& inputs,
+                                                                 std::size_t row) const;
 
     /// Why event `row` of `inputs` has a non-finite output under `params` (`output` only, when
     /// given): re-runs that event alone, one instruction at a time with the kernels run_block()
@@ -134,21 +128,17 @@ public:
     /// Checks inputs, parameters and `row` as evaluate_row() does. One event, a fresh workspace:
     /// meant for error messages, never for a loop over events.
     [[nodiscard]] std::optional<NonFiniteOrigin>
-    diagnose_event(std::span<const double> params, const ColumnView& inputs, std::size_t row,
+    diagnose_event(std::span<const double> params, const ir::ColumnView& inputs, std::size_t row,
                    std::optional<std::size_t> output = std::nullopt) const;
 
-    /// Throws DataError if `inputs` does not match the program's input slots (count, a missing
-    /// re pointer, a Complex slot without im).
-    void check_inputs(const ColumnView& inputs) const;
-
     /// Throws DataError if `out` does not have one column with a re pointer per output.
-    void check_outputs(const OutputView& out) const;
+    void check_outputs(const ir::OutputView& out) const;
 
     /// The program this plan was built from.
     [[nodiscard]] const ir::Program& program() const noexcept;
 
     /// The precision of the event instructions.
-    [[nodiscard]] Precision precision() const noexcept;
+    [[nodiscard]] ir::Precision precision() const noexcept;
 
     /// Register and step counts.
     [[nodiscard]] PlanStats stats() const noexcept;
@@ -157,8 +147,8 @@ private:
     explicit Interpreter(std::unique_ptr<detail::Plan> plan);
 
     template <typename T>
-    void run_block_impl(const ColumnView& inputs, std::size_t begin, std::size_t count,
-                        Workspace& workspace, const OutputView& out) const;
+    void run_block_impl(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                        Workspace& workspace, const ir::OutputView& out) const;
 
     std::unique_ptr<detail::Plan> plan_;
 };

@@ -8,7 +8,7 @@
 // and the compile latency. LADDU_JIT_DUMP=<directory> writes each kernel's LLVM IR there.
 //
 // Example:
-//   auto kernel = jit::compile(program, jit::Precision::kF64);
+//   auto kernel = jit::compile(program, ir::Precision::kF64);
 //   if (!kernel) { log(LogLevel::kWarn, kernel.error().message); return use_interpreter(); }
 //   const double* inputs[] = {amp0_re, amp0_im};   // one pointer per Real slot, two per Complex
 //   double* outputs[] = {intensity};
@@ -20,19 +20,10 @@
 #include <memory>
 
 #include <laddu/base/expected.hpp>
+#include <laddu/ir/precision.hpp>
 #include <laddu/ir/program.hpp>
 
 namespace laddu::jit {
-
-/// The floating-point type a kernel's event instructions compute in. The ABI is the same for
-/// both: parameters, input columns and outputs are always double. An f32 kernel (like the
-/// interpreter's f32 mode) computes invariant instructions in double once per call, rounds
-/// loaded values and the invariants it reads to float, computes event instructions in float
-/// (complex functions and kSolve in double, rounded) and widens results back to double.
-enum class Precision : std::uint8_t {
-    kF64,  ///< double arithmetic
-    kF32,  ///< float arithmetic (about twice the SIMD width; ~1e-7 relative per operation)
-};
 
 /// How much work machine-code generation does (the IR pipeline, with vectorisation, is the same
 /// for both).
@@ -50,9 +41,6 @@ enum class InputColumns : std::uint8_t {
     kDouble,  ///< `inputs` holds `const double*` columns (the default)
     kFloat,   ///< `inputs` holds `const float*` columns: use the run() overload that takes them
 };
-
-/// The name of a precision ("f64", "f32").
-[[nodiscard]] const char* precision_name(Precision precision) noexcept;
 
 /// The signature of a compiled kernel (the ABI, see JitKernel::run for the pointer layout).
 using KernelFn = void (*)(const double* params, const double* const* inputs, double* const* outputs,
@@ -175,7 +163,7 @@ public:
     [[nodiscard]] Expected<JitReduction> reduction(const ReductionSpec& spec) const;
 
     /// The precision the kernel computes in.
-    [[nodiscard]] Precision precision() const noexcept { return precision_; }
+    [[nodiscard]] ir::Precision precision() const noexcept { return precision_; }
 
     /// The type of input columns the kernel reads.
     [[nodiscard]] InputColumns input_columns() const noexcept { return input_columns_; }
@@ -212,7 +200,7 @@ private:
 
     std::shared_ptr<const JitModule> module_;
     KernelFn fn_ = nullptr;
-    Precision precision_ = Precision::kF64;
+    ir::Precision precision_ = ir::Precision::kF64;
     InputColumns input_columns_ = InputColumns::kDouble;
     double compile_seconds_ = 0.0;
     std::size_t input_pointers_ = 0;
@@ -226,13 +214,14 @@ private:
 /// cache is keyed by ir::hash and checked for equality up to names; thread-safe). Fails with
 /// ErrorKind::kBackend, never aborting, when the program is invalid (the message carries
 /// ir::validate's reason) or LLVM cannot compile it.
-[[nodiscard]] Expected<JitKernel> compile(const ir::Program& program, Precision precision,
+[[nodiscard]] Expected<JitKernel> compile(const ir::Program& program, ir::Precision precision,
                                           CodeGen codegen = CodeGen::kOptimized,
                                           InputColumns inputs = InputColumns::kDouble);
 
 /// Like compile() but always compiles afresh and leaves the cache alone (for latency
 /// measurements and tests).
-[[nodiscard]] Expected<JitKernel> compile_uncached(const ir::Program& program, Precision precision,
+[[nodiscard]] Expected<JitKernel> compile_uncached(const ir::Program& program,
+                                                   ir::Precision precision,
                                                    CodeGen codegen = CodeGen::kOptimized,
                                                    InputColumns inputs = InputColumns::kDouble);
 

@@ -10,7 +10,7 @@
 //   total.add(std::make_shared<likelihood::NLL>(model, data, accepted));
 //   total.add(std::make_shared<likelihood::RidgePenalty>(std::vector<std::string>{"a"}, 0.1));
 //   const auto start = total.values_from({{"a", 0.5}});
-//   const likelihood::Evaluation e = total.value_and_gradient(start);
+//   const runtime::Evaluation e = total.value_and_gradient(start);
 #pragma once
 
 #include <cstddef>
@@ -75,7 +75,7 @@ public:
     [[nodiscard]] std::vector<double> gradient(std::span<const double> params) const;
 
     /// value() and gradient() in one pass over the terms.
-    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const;
+    [[nodiscard]] runtime::Evaluation value_and_gradient(std::span<const double> params) const;
 
 private:
     std::vector<double> gather(std::size_t term, std::span<const double> params) const;

@@ -47,14 +47,15 @@ public:
     [[nodiscard]] const std::string& name() const noexcept override;
     [[nodiscard]] const std::vector<expr::Parameter>& parameters() const noexcept override;
     [[nodiscard]] double value(std::span<const double> params) const override;
-    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const override;
+    [[nodiscard]] runtime::Evaluation
+    value_and_gradient(std::span<const double> params) const override;
 
     /// Σ_j w_j I_j over the accepted MC. Throws EvaluationError when it is not positive and
     /// finite (the NLL's logarithm and the extended term need a positive integral).
     [[nodiscard]] double normalization_integral(std::span<const double> params) const;
 
     /// normalization_integral() and its gradient.
-    [[nodiscard]] Evaluation
+    [[nodiscard]] runtime::Evaluation
     normalization_integral_with_gradient(std::span<const double> params) const;
 
     /// True when the integral uses the precomputed matrix (kAuto and a decomposable model).
@@ -82,8 +83,8 @@ public:
     /// The fit fraction Σ_acc w I_tags / Σ_acc w I of the amplitudes tagged `tags` and its
     /// gradient with respect to this term's parameters (for error propagation). ModelError
     /// for an empty or unknown tag list.
-    [[nodiscard]] Evaluation fit_fraction(std::span<const double> params,
-                                          const std::vector<std::string>& tags) const;
+    [[nodiscard]] runtime::Evaluation fit_fraction(std::span<const double> params,
+                                                   const std::vector<std::string>& tags) const;
 
 protected:
     enum class Kind : std::uint8_t { kNll, kExtended };

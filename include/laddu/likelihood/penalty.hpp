@@ -29,7 +29,8 @@ public:
 
     /// Throws EvaluationError for a wrong parameter count.
     [[nodiscard]] double value(std::span<const double> params) const final;
-    [[nodiscard]] Evaluation value_and_gradient(std::span<const double> params) const final;
+    [[nodiscard]] runtime::Evaluation
+    value_and_gradient(std::span<const double> params) const final;
 
     /// The strength λ.
     [[nodiscard]] double lambda() const noexcept { return lambda_; }

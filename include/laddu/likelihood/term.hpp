@@ -12,14 +12,9 @@
 #include <vector>
 
 #include <laddu/expr/parameter.hpp>
+#include <laddu/runtime/evaluation.hpp>
 
 namespace laddu::likelihood {
-
-/// A value and its gradient with respect to the parameters, in the term's parameter order.
-struct Evaluation {
-    double value = 0.0;
-    std::vector<double> gradient;
-};
 
 /// A scalar objective of named parameters (minimised by fits).
 class Term {
@@ -46,7 +41,8 @@ public:
     [[nodiscard]] virtual double value(std::span<const double> params) const = 0;
 
     /// The value and its exact gradient at `params`.
-    [[nodiscard]] virtual Evaluation value_and_gradient(std::span<const double> params) const = 0;
+    [[nodiscard]] virtual runtime::Evaluation
+    value_and_gradient(std::span<const double> params) const = 0;
 
     /// The gradient at `params` (value_and_gradient().gradient).
     [[nodiscard]] std::vector<double> gradient(std::span<const double> params) const {

@@ -3,7 +3,7 @@
 // A Frame is laddu's VertexFrame chain: start in the lab, boost into the rest frame of a first
 // four-vector (usually the centre of momentum), then into the rest frame of the next one as
 // seen in the current frame, and so on. Only pure boosts are used, no rotations, which is the
-// helicity-frame chain of laddu's channel/frame.rs.
+// helicity-frame chain of laddu's vertex frames.
 //
 // Angles follow laddu: costheta = p·ẑ/|p| with ẑ = unit(z_axis); the azimuth uses
 // ẑ = unit(z_axis), ŷ = unit(y_hint - ẑ (y_hint·ẑ)), x̂ = ŷ × ẑ and phi = atan2(p·ŷ, p·x̂).

@@ -18,54 +18,68 @@
 #include <vector>
 
 #include <laddu/base/aligned.hpp>
-#include <laddu/interp/columns.hpp>
-#include <laddu/interp/interpreter.hpp>
+#include <laddu/ir/columns.hpp>
+#include <laddu/ir/precision.hpp>
 #include <laddu/ir/program.hpp>
+#include <laddu/runtime/execution.hpp>
 
 namespace laddu::runtime {
 
 class ThreadPool;
 
+namespace detail {
+class ChunkKernel;
+}  // namespace detail
+
 /// Structure-of-arrays cache columns for one evaluate program over a set of events.
 class EventCache {
 public:
-    /// Runs `precompute` over `inputs` (its event columns, one per precompute input slot) block
-    /// by block in f64 and stores its outputs as the cache columns of `evaluate`. `weights` is
-    /// empty (every weight 1) or one per event. Throws CompileError if precompute's outputs do
-    /// not match evaluate's input slots in number and kind, or precompute has parameters;
-    /// DataError for malformed inputs or a weight count that differs from inputs.events.
-    /// `pool` (optional) fills blocks in parallel; the result does not depend on it. `storage`
-    /// is the type the columns are kept in (weights are always double).
+    /// Runs `precompute` over `inputs` (its event columns, one per precompute input slot) in f64,
+    /// reduction chunk by reduction chunk on the backend `jit` selects (the JIT's f64 kernels
+    /// give the interpreter's bits), and stores its outputs as the cache columns of `evaluate`.
+    /// `weights` is empty (every weight 1) or one per event. Throws CompileError if precompute's
+    /// outputs do not match evaluate's input slots in number and kind, or precompute has
+    /// parameters; DataError for malformed inputs or a weight count that differs from
+    /// inputs.events. `pool` (optional) fills chunks in parallel; the result does not depend on
+    /// it. `storage` is the type the columns are kept in (weights are always double).
     [[nodiscard]] static EventCache
-    build(const ir::Program& precompute, const ir::Program& evaluate,
-          const interp::ColumnView& inputs, std::span<const double> weights,
-          ThreadPool* pool = nullptr, interp::Precision storage = interp::Precision::kF64);
+    build(const ir::Program& precompute, const ir::Program& evaluate, const ir::ColumnView& inputs,
+          std::span<const double> weights, ThreadPool* pool = nullptr,
+          ir::Precision storage = ir::Precision::kF64, JitPolicy jit = JitPolicy::kAuto);
 
     /// build() for Real-only precompute inputs given as one span per input slot (each of the
     /// same length, the event count).
     [[nodiscard]] static EventCache
     build(const ir::Program& precompute, const ir::Program& evaluate,
           std::span<const std::span<const double>> columns, std::span<const double> weights,
-          ThreadPool* pool = nullptr, interp::Precision storage = interp::Precision::kF64);
+          ThreadPool* pool = nullptr, ir::Precision storage = ir::Precision::kF64,
+          JitPolicy jit = JitPolicy::kAuto);
+
+    /// build() with a precompute kernel the runtime already selected (its private ChunkKernel,
+    /// which a prepared model selects once for all its windows).
+    [[nodiscard]] static EventCache build(const detail::ChunkKernel& precompute,
+                                          const ir::Program& evaluate, const ir::ColumnView& inputs,
+                                          std::span<const double> weights, ThreadPool* pool,
+                                          ir::Precision storage);
 
     /// A zero-filled cache for `evaluate` over `events` events with unit weights, to be filled
     /// through mutable_re()/mutable_im()/mutable_weights() (tests, benchmarks, loaders that
     /// compute cache columns themselves). Call refresh_sum_weights() after changing weights.
     /// A float cache (`storage` kF32) is filled through place() only.
     [[nodiscard]] static EventCache allocate(const ir::Program& evaluate, std::size_t events,
-                                             interp::Precision storage = interp::Precision::kF64);
+                                             ir::Precision storage = ir::Precision::kF64);
 
     /// The number of events.
     [[nodiscard]] std::size_t events() const noexcept { return events_; }
 
     /// The cache columns as interpreter inputs (valid while this cache lives and is not moved).
-    [[nodiscard]] interp::ColumnView view() const noexcept { return {columns_, events_}; }
+    [[nodiscard]] ir::ColumnView view() const noexcept { return {columns_, events_}; }
 
     /// The kind of cache column `slot` (Real or Complex).
     [[nodiscard]] ir::ValueKind kind(std::size_t slot) const { return kinds_.at(slot); }
 
     /// The type the columns are stored in.
-    [[nodiscard]] interp::Precision storage() const noexcept { return storage_; }
+    [[nodiscard]] ir::Precision storage() const noexcept { return storage_; }
 
     /// The number of cache slots (evaluate's input slots).
     [[nodiscard]] std::size_t slot_count() const noexcept { return kinds_.size(); }
@@ -109,14 +123,12 @@ public:
     /// slot bytes halved for float storage; saturates.
     [[nodiscard]] static std::size_t
     memory_estimate(const ir::Program& evaluate, std::size_t events,
-                    interp::Precision storage = interp::Precision::kF64) noexcept;
+                    ir::Precision storage = ir::Precision::kF64) noexcept;
 
-    /// The most bytes one worker of build() holds besides the cache: the precompute
-    /// interpreter's workspace, its output columns and, for float storage, a double block per
-    /// slot. (Prepares the precompute program's interpreter to measure its workspace.)
-    [[nodiscard]] static std::size_t build_worker_bytes(const ir::Program& precompute,
-                                                        const ir::Program& evaluate,
-                                                        interp::Precision storage);
+    /// The most bytes one worker of build() holds besides the cache: the bound precompute
+    /// kernel, its output columns and, for float storage, a chunk of double outputs to round.
+    [[nodiscard]] static std::size_t build_worker_bytes(const detail::ChunkKernel& precompute,
+                                                        ir::Precision storage) noexcept;
 
     EventCache(EventCache&&) noexcept = default;
     EventCache& operator=(EventCache&&) noexcept = default;
@@ -131,14 +143,14 @@ private:
 
     std::size_t events_ = 0;
     std::uint64_t program_hash_ = 0;
-    interp::Precision storage_ = interp::Precision::kF64;
+    ir::Precision storage_ = ir::Precision::kF64;
     std::vector<ir::ValueKind> kinds_;
     // One of the two pairs holds the columns, by storage_; the other's vectors are empty.
     std::vector<AlignedVector<double>> re_;
     std::vector<AlignedVector<double>> im_;  ///< empty for Real slots
     std::vector<AlignedVector<float>> re32_;
     std::vector<AlignedVector<float>> im32_;  ///< empty for Real slots
-    std::vector<interp::InputColumn> columns_;
+    std::vector<ir::InputColumn> columns_;
     AlignedVector<double> weights_;
     double sum_weights_ = 0.0;
 };

@@ -19,6 +19,7 @@
 
 #include <laddu/data/dataset.hpp>
 #include <laddu/data/event_data.hpp>
+#include <laddu/ir/columns.hpp>
 #include <laddu/runtime/collective.hpp>
 
 namespace laddu::runtime {
@@ -29,6 +30,9 @@ struct EventWindow {
     std::size_t events = 0;
     std::span<const std::span<const double>> columns;  ///< one per input, `events` values each
     std::span<const double> weights;
+
+    /// The columns as program inputs (Real columns; view them with `events`).
+    [[nodiscard]] std::vector<ir::InputColumn> input_columns() const;
 };
 
 /// The owned events of an EventData for a list of event inputs.

@@ -10,16 +10,13 @@
 
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/expected.hpp>
-#include <laddu/interp/interpreter.hpp>
+#include <laddu/ir/precision.hpp>
 #include <laddu/runtime/collective.hpp>
 
 namespace laddu::runtime {
 
 /// Where kernels run. Only the CPU exists today.
 enum class Device : std::uint8_t { kCpu };
-
-/// Arithmetic precision of event kernels (see interp::Precision).
-using Precision = interp::Precision;
 
 /// How gradients are computed (autodiff::AutodiffMode: auto, forward or reverse).
 using AutodiffMode = autodiff::AutodiffMode;
@@ -71,7 +68,7 @@ struct Execution {
     /// 0: every hardware thread (at most kMaxThreads); otherwise exactly this many, at most
     /// kMaxThreads (thread_pool.hpp; more is a BackendError when the pool is made).
     std::size_t threads = 0;
-    Precision precision = Precision::kF64;
+    ir::Precision precision = ir::Precision::kF64;
     AutodiffMode autodiff = AutodiffMode::kAuto;
     JitPolicy jit = JitPolicy::kAuto;
     MemoryPlan memory;

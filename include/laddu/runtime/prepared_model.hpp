@@ -104,8 +104,8 @@ public:
 
     /// reduce() and its exact gradient with respect to the free parameters; a non-finite
     /// gradient component is an EvaluationError as a non-finite value is. Collective call.
-    [[nodiscard]] ReductionEvaluation reduce_with_gradient(std::span<const double> params,
-                                                           ReductionTransform transform) const;
+    [[nodiscard]] Evaluation reduce_with_gradient(std::span<const double> params,
+                                                  ReductionTransform transform) const;
 
     /// The chunk partials of this process's events, in owned_chunks() order (every chunk
     /// without a collective). Not a collective call; errors are thrown locally.

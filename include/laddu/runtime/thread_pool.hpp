@@ -5,14 +5,23 @@
 // too, as worker 0. One parallel_for_chunks() runs at a time per pool: calls from other threads
 // wait for the running one (so a pool may be shared by concurrent callers).
 //
+// A job is handed out without a lock: workers that finished one job spin for a short while
+// (kSpin) watching for the next before they sleep on a condition variable, and chunks are
+// claimed with one atomic increment each. A likelihood evaluated thousands of times in a row
+// then costs no thread wake-up per evaluation, which on a 10,000-event data set is as long as
+// the evaluation itself.
+//
 // A pool holds at most kMaxThreads threads. When the system refuses a thread part way (a thread
 // or memory limit), the constructor stops and joins the threads it did start and throws
 // BackendError naming the requested count and the remedy: no thread is left behind, nothing
 // hangs or aborts.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -50,23 +59,26 @@ public:
                              const std::function<void(std::size_t chunk, std::size_t worker)>& fn);
 
 private:
+    /// How long an idle thread watches for work before it sleeps.
+    static constexpr std::chrono::microseconds kSpin{200};
+
     void worker_loop(std::size_t worker);
     void stop_and_join() noexcept;
     void run_chunks(std::size_t worker);
 
     std::vector<std::thread> workers_;
     std::mutex job_mutex_;  ///< held for a whole parallel_for_chunks(): one job at a time
-    std::mutex mutex_;
+    std::mutex mutex_;      ///< guards the sleeping side of generation_/active_, and error_
     std::condition_variable start_;
     std::condition_variable done_;
     const std::function<void(std::size_t, std::size_t)>* job_ = nullptr;
     std::size_t n_chunks_ = 0;
-    std::size_t next_chunk_ = 0;   ///< guarded by mutex_
-    std::size_t generation_ = 0;   ///< bumped per job, guarded by mutex_
-    std::size_t active_ = 0;       ///< workers still in the current job
-    std::size_t error_chunk_ = 0;  ///< chunk of `error_`
+    std::atomic<std::size_t> next_chunk_{0};
+    std::atomic<std::uint64_t> generation_{0};  ///< bumped per job (and on stop)
+    std::atomic<std::size_t> active_{0};        ///< workers still in the current job
+    std::size_t error_chunk_ = 0;               ///< chunk of `error_`
     std::exception_ptr error_;
-    bool stop_ = false;
+    std::atomic<bool> stop_{false};
 };
 
 }  // namespace laddu::runtime

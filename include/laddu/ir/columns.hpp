@@ -1,4 +1,4 @@
-// laddu/interp/columns.hpp: borrowed structure-of-arrays views of a program's inputs and outputs.
+// laddu/ir/columns.hpp: borrowed structure-of-arrays views of a program's inputs and outputs.
 //
 // Every input slot of a program is one column indexed by event: a Real slot is one array of
 // doubles, a Complex slot two (re and im, split so that loops over events vectorise). The
@@ -8,14 +8,17 @@
 #include <cstddef>
 #include <span>
 
-namespace laddu::interp {
+#include <laddu/ir/precision.hpp>
+#include <laddu/ir/program.hpp>
+
+namespace laddu::ir {
 
 /// One input column: `re[event]` and, for a Complex slot, `im[event]` (nullptr for Real).
 ///
 /// A column may instead be stored in float (`re32`, `im32`, with `re` and `im` nullptr): an
 /// f32 cache holds half the bytes, and f32 programs round what they load to float anyway, so
 /// they give the same bits from either. Only f32 programs read float columns
-/// (Interpreter::check_inputs rejects them for f64).
+/// (the interpreter rejects them for f64 programs).
 struct InputColumn {
     const double* re = nullptr;
     const double* im = nullptr;
@@ -45,4 +48,9 @@ struct OutputView {
     std::span<const OutputColumn> columns;
 };
 
-}  // namespace laddu::interp
+/// Throws DataError unless `inputs` suits `program` run in `precision`: one column per input
+/// slot, each with data when there are events, an imaginary part for a Complex slot, and float
+/// columns only for f32.
+void check_inputs(const Program& program, Precision precision, const ColumnView& inputs);
+
+}  // namespace laddu::ir

@@ -1,0 +1,204 @@
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include <laddu/base/accurate_sum.hpp>
+#include <laddu/base/error.hpp>
+#include <laddu/interp/interpreter.hpp>
+#include <laddu/runtime/collective.hpp>
+#include <laddu/runtime/event_windows.hpp>
+#include <laddu/runtime/normalization_matrix.hpp>
+#include <laddu/runtime/thread_pool.hpp>
+
+#include "chunk_kernel.hpp"
+#include "kernel_reduce.hpp"
+
+namespace laddu::runtime {
+namespace {
+
+// One compensated sum per real and imaginary part of each matrix entry.
+struct MatrixSums {
+    explicit MatrixSums(std::size_t terms) : n(terms), re(terms * terms), im(terms * terms) {}
+
+    // Adds w A_a conj(A_b) for event i of a chunk of `count` events whose amplitude a sits at
+    // (columns[2 a count + i], columns[(2 a + 1) count + i]).
+    void add(std::span<const std::uint32_t> group, std::span<const double> columns,
+             std::size_t count, std::size_t i, double w) {
+        for (std::size_t a = 0; a < n; ++a) {
+            const std::complex<double> wa(w * columns[2 * a * count + i],
+                                          w * columns[(2 * a + 1) * count + i]);
+            for (std::size_t b = 0; b < n; ++b) {
+                if (group[a] == group[b]) {
+                    const std::complex<double> ab =
+                        wa * std::complex<double>(columns[2 * b * count + i],
+                                                  -columns[(2 * b + 1) * count + i]);
+                    re[a * n + b].push(ab.real());
+                    im[a * n + b].push(ab.imag());
+                }
+            }
+        }
+    }
+
+    std::size_t n;
+    std::vector<AccurateSum> re;
+    std::vector<AccurateSum> im;
+};
+
+// Events per source read: whole chunks, within the budget (less the source's read buffers).
+std::size_t read_window(const EventWindows& windows, const Execution& execution) {
+    constexpr std::size_t kMaxChunks = 16;
+    const std::size_t total = execution.memory.resolve();
+    const std::size_t budget = total - std::min(total, windows.read_buffer_bytes());
+    const std::size_t per_chunk = 2 * windows.source_bytes_per_event() * kReductionChunk;
+    const std::size_t chunks = std::clamp<std::size_t>(budget / per_chunk, 1, kMaxChunks);
+    return chunks * kReductionChunk;
+}
+
+// The EvaluationError for the first event of window rows [begin, end) with a non-finite
+// amplitude: a record is not finite exactly when one of its terms is, so only a failed chunk
+// is searched, and the event is explained by re-running it alone through the interpreter.
+[[noreturn]] void throw_bad_amplitude(const ir::Program& program, const EventWindows& windows,
+                                      const EventWindow& window, const ir::ColumnView& view,
+                                      std::size_t begin, std::size_t end) {
+    const interp::Interpreter amplitudes = interp::Interpreter::prepare(program);
+    const std::size_t n = program.outputs.size();
+    for (std::size_t row = begin; row < end; ++row) {
+        const std::vector<std::complex<double>> values =
+            amplitudes.evaluate_row(std::span<const double>{}, view, row);
+        for (std::size_t a = 0; a < n; ++a) {
+            if (std::isfinite(values[a].real()) && std::isfinite(values[a].imag())) {
+                continue;
+            }
+            const std::optional<interp::NonFiniteOrigin> why =
+                amplitudes.diagnose_event(std::span<const double>{}, view, row, a);
+            throw EvaluationError(fmt::format(
+                "amplitude {} of the normalisation integral is not finite at event {} of the "
+                "accepted Monte Carlo: {}",
+                a, windows.global_event(window.first_chunk * kReductionChunk + row),
+                why ? why->description : "re-run alone it is finite"));
+        }
+    }
+    throw EvaluationError("the normalisation integral over the accepted Monte Carlo is not "
+                          "finite, though every amplitude is: a sum overflowed");
+}
+
+// The chunk records (re then im of every entry, 2 n² doubles) of M over the local accepted
+// events, one per owned chunk, in owned order.
+std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
+                                  const detail::ChunkKernel& kernel, const EventWindows& windows,
+                                  const Execution& execution) {
+    const std::size_t n = d.amplitudes.size();
+    const std::size_t width = 2 * n * n;
+    std::vector<double> records(windows.owned_chunks().size() * width);
+    const std::size_t threads = execution.resolved_threads();
+    const std::unique_ptr<ThreadPool> pool =
+        threads > 1 ? std::make_unique<ThreadPool>(threads) : nullptr;
+    windows.for_each(read_window(windows, execution), [&](const EventWindow& window) {
+        const std::vector<ir::InputColumn> inputs = window.input_columns();
+        const ir::ColumnView view{inputs, window.events};
+        ir::check_inputs(kernel.program(), ir::Precision::kF64, view);
+        std::vector<char> finite((window.events + kReductionChunk - 1) / kReductionChunk, 1);
+        detail::for_each_chunk(
+            kernel, {}, window.events, pool.get(),
+            [&](std::size_t chunk, detail::ChunkWorker& worker) {
+                const detail::ChunkWorker::Chunk c = worker.evaluate_complex(view, chunk);
+                MatrixSums sums(n);
+                for (std::size_t i = 0; i < c.count; ++i) {
+                    sums.add(d.group, c.columns, c.count, i, window.weights[c.begin + i]);
+                }
+                const std::span<double> record(
+                    records.data() + (window.first_chunk + chunk) * width, width);
+                for (std::size_t k = 0; k < n * n; ++k) {
+                    record[k] = sums.re[k].finish();
+                    record[n * n + k] = sums.im[k].finish();
+                }
+                finite[chunk] = static_cast<char>(std::all_of(
+                    record.begin(), record.end(), [](double v) { return std::isfinite(v); }));
+            });
+        const auto bad = std::find(finite.begin(), finite.end(), 0);
+        if (bad != finite.end()) {
+            const std::size_t begin =
+                static_cast<std::size_t>(bad - finite.begin()) * kReductionChunk;
+            throw_bad_amplitude(kernel.program(), windows, window, view, begin,
+                                std::min(begin + kReductionChunk, window.events));
+        }
+    });
+    return records;
+}
+
+}  // namespace
+
+std::vector<std::complex<double>> normalization_matrix(const compile::NormalizationDecomposition& d,
+                                                       const data::EventData& accepted,
+                                                       const Execution& execution) {
+    const std::size_t n = d.amplitudes.size();
+    const std::size_t width = 2 * n * n;
+    std::vector<std::string> inputs;
+    for (const ir::InputSlot& slot : d.amplitude_program.inputs) {
+        inputs.push_back(slot.name);
+    }
+    const Collective* collective = execution.collective.get();
+    std::vector<double> records;
+    std::size_t global_chunks = 0;
+    collectively(collective, [&] {
+        for (const ir::InputSlot& slot : d.amplitude_program.inputs) {
+            if (slot.kind != ir::ValueKind::kReal) {
+                throw DataError(
+                    fmt::format("the amplitude input '{}' is not a real event column", slot.name));
+            }
+        }
+        const EventWindows windows =
+            EventWindows::open(accepted, inputs, collective, "the accepted Monte Carlo");
+        global_chunks = windows.global_chunks();
+        // Every process selects by the global event count, so all run the same backend.
+        const std::shared_ptr<const detail::ChunkKernel> kernel = detail::select_kernel(
+            d.amplitude_program, ir::Precision::kF64, execution.jit, windows.global_events());
+        records = chunk_records(d, *kernel, windows, execution);
+    });
+    if (collective != nullptr) {
+        records = collective->all_gather_chunks(records, width, global_chunks);
+    }
+    std::vector<AccurateSum> sums(width);
+    for (std::size_t c = 0; c * width < records.size(); ++c) {
+        for (std::size_t k = 0; k < width; ++k) {
+            sums[k].push(records[c * width + k]);
+        }
+    }
+    std::vector<std::complex<double>> matrix(n * n);
+    for (std::size_t k = 0; k < n * n; ++k) {
+        matrix[k] = {sums[k].finish(), sums[n * n + k].finish()};
+    }
+    return matrix;
+}
+
+ParameterFunction::ParameterFunction(const ir::Program& program)
+    : kernel_(detail::make_interpreter_kernel(program, ir::Precision::kF64)) {
+    if (!program.inputs.empty()) {
+        throw CompileError(fmt::format("a parameter function reads no event columns, but this "
+                                       "program reads {} (the first is '{}')",
+                                       program.inputs.size(), program.inputs.front().name));
+    }
+}
+
+std::vector<std::complex<double>>
+ParameterFunction::operator()(std::span<const double> params) const {
+    const std::size_t outputs = kernel_->program().outputs.size();
+    std::vector<double> re(outputs);
+    std::vector<double> im(outputs);
+    std::vector<ir::OutputColumn> columns(outputs);
+    for (std::size_t j = 0; j < outputs; ++j) {
+        columns[j] = ir::OutputColumn{&re[j], &im[j]};
+    }
+    // One "event" with no inputs.
+    kernel_->bind(params)->run(ir::ColumnView{{}, 1}, 0, 1, columns);
+    std::vector<std::complex<double>> values(outputs);
+    for (std::size_t j = 0; j < outputs; ++j) {
+        values[j] = {re[j], im[j]};
+    }
+    return values;
+}
+
+}  // namespace laddu::runtime
