@@ -1,9 +1,8 @@
 // JIT kernels against the batch interpreter on a 16-amplitude coherent sum
-// (|Σ_k (p_2k + i p_2k+1) A_k|² over 16 cached complex amplitudes A_k) and on the evaluate
-// program of the K-matrix benchmark stand-in (src/compile/test_support/kmatrix_model.hpp, on
-// random cache columns); JIT compile latency; and the NLL of laddu's K-matrix benchmark model
-// (amplitudes::kmatrix_benchmark_model()) on 1e5 generated K_S K_S events, value and
-// value+gradient, through likelihood::NLL with the JIT on or off.
+// (|Σ_k (p_2k + i p_2k+1) A_k|² over 16 cached complex amplitudes A_k) and on the programs of
+// laddu's K-matrix benchmark model (amplitudes::kmatrix_benchmark_model(), on random cache
+// columns); JIT compile latency; and that model's NLL on 1e5 generated K_S K_S events, value
+// and value+gradient, through likelihood::NLL with the JIT on or off.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -25,7 +24,6 @@
 #include <laddu/likelihood/nll.hpp>
 
 #include "support/ksks_events.hpp"
-#include "test_support/kmatrix_model.hpp"
 
 namespace {
 
@@ -64,12 +62,6 @@ ir::Program large_program(std::uint32_t count) {
     }
     b.add_output(b.unary(ir::OpCode::kNormSqr, b.add_n(terms)), "intensity");
     return b.finish();
-}
-
-const ir::Program& kmatrix_evaluate() {
-    static const ir::Program program =
-        laddu::compile::compile_model(laddu::compile::testing::kmatrix_benchmark_model()).evaluate;
-    return program;
 }
 
 struct Dataset {
@@ -300,20 +292,8 @@ void BM_CoherentSumInterp(benchmark::State& state) {
     run_interp(state, coherent_sum(16));
 }
 
-void BM_KmatrixJit(benchmark::State& state) {
-    run_jit(state, kmatrix_evaluate());
-}
-
-void BM_KmatrixInterp(benchmark::State& state) {
-    run_interp(state, kmatrix_evaluate());
-}
-
 void BM_CompileCoherentSum(benchmark::State& state) {
     compile_latency(state, coherent_sum(16));
-}
-
-void BM_CompileKmatrix(benchmark::State& state) {
-    compile_latency(state, kmatrix_evaluate());
 }
 
 void BM_CompileLarge(benchmark::State& state) {
@@ -325,12 +305,9 @@ void BM_CompileLarge(benchmark::State& state) {
 // Arguments: events, precision (64 or 32), code generation (0 optimised, 1 fast).
 BENCHMARK(BM_CoherentSumJit)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}, {0, 1}});
 BENCHMARK(BM_CoherentSumInterp)->ArgsProduct({{4096, 1 << 16, 1 << 20}, {64, 32}, {0}});
-BENCHMARK(BM_KmatrixJit)->ArgsProduct({{4096, 1 << 16}, {64, 32}, {0, 1}});
-BENCHMARK(BM_KmatrixInterp)->ArgsProduct({{4096, 1 << 16}, {64, 32}, {0}});
 BENCHMARK(BM_CompileCoherentSum)
     ->ArgsProduct({{0}, {64, 32}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CompileKmatrix)->ArgsProduct({{0}, {64, 32}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CompileLarge)->ArgsProduct({{0}, {64, 32}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KmatrixModelJit)->ArgsProduct({{4096, 100000}, {64, 32}, {0}, {0, 1, 2}});
 BENCHMARK(BM_KmatrixModelJitChunked)->ArgsProduct({{100000}, {64, 32}, {0}, {0, 1, 2}});

@@ -20,6 +20,11 @@ void BM_KMatrixModelCompile(benchmark::State& state) {
     for (auto _ : state) {
         benchmark::DoNotOptimize(laddu::compile::compile_model(model));
     }
+    const laddu::compile::CompiledModel compiled = laddu::compile::compile_model(model);
+    state.counters["cache_columns"] = static_cast<double>(compiled.cache_plan.columns.size());
+    state.counters["cache_bytes_per_event"] =
+        static_cast<double>(compiled.cache_plan.bytes_per_event());
+    state.counters["evaluate_instructions"] = static_cast<double>(compiled.evaluate.size());
 }
 
 BENCHMARK(BM_KMatrixModelCompile)->Unit(benchmark::kMillisecond);

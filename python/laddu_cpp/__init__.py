@@ -108,7 +108,13 @@ __all__ = [
     "accept_reject",
     # execution
     "Execution",
+    "MemoryBudget",
+    "MemoryPlan",
+    "MemoryResource",
+    "MemoryState",
     "mpi",
+    "gpu",
+    "backend",
     "capabilities",
     # likelihoods
     "LikelihoodTerm",

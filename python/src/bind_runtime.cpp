@@ -1,7 +1,11 @@
-// Execution options and model evaluation: ld.Execution("cpu", threads=, precision=,
-// autodiff=, memory=), Model.evaluate(dataset, parameters=, real=) returning a numpy array.
-// Evaluations release the GIL. ld.capabilities() says which backends this build has: the build
-// system passes LADDU_HAVE_JIT and the notes on the JIT and MPI (python/CMakeLists.txt).
+// Execution options as laddu 0.21.4 spells them: ld.Execution(backend="auto", *, precision=,
+// autodiff=, normalization=, threads=, device=, memory=, mpi=, partitioning=) over
+// runtime::Execution, with the memory vocabulary (MemoryBudget, MemoryPlan, MemoryResource,
+// MemoryState; memory.cpp) and backend discovery (backend(), capabilities(), ld.gpu); then
+// Model.evaluate(dataset, parameters=, real=) returning a numpy array, which releases the GIL.
+// The build system passes LADDU_HAVE_JIT and the notes on the JIT and MPI (python/CMakeLists.txt).
+#include <cctype>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +26,7 @@
 
 #include "bindings.hpp"
 #include "conversions.hpp"
+#include "memory.hpp"
 #include "parameters.hpp"
 
 namespace py = pybind11;
@@ -42,13 +47,15 @@ struct PreparedEvaluation {
     std::shared_ptr<const runtime::PreparedModel> prepared;
 };
 
-// Settings that change what prepare builds; the collective is held by the prepared state, so its
-// address cannot be reused while the entry lives.
+// Settings that change what prepare builds, and where it records its memory report: the
+// collective and the log are held by the prepared state, so their addresses cannot be reused
+// while the entry lives.
 std::string execution_key(const runtime::Execution& e) {
-    return fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(e.device), e.threads,
+    return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(e.device), e.threads,
                        static_cast<int>(e.precision), static_cast<int>(e.autodiff),
                        static_cast<int>(e.jit), e.memory.to_string(),
-                       static_cast<const void*>(e.collective.get()));
+                       static_cast<const void*>(e.collective.get()),
+                       static_cast<const void*>(e.memory_log.get()));
 }
 
 std::shared_ptr<const runtime::PreparedModel>
@@ -87,50 +94,241 @@ prepared_evaluation(const py::object& cache, const py::object& model_object,
     return prepared;
 }
 
-runtime::Execution make_execution(const std::string& device, std::size_t threads,
-                                  const std::string& precision, const std::string& autodiff,
-                                  const py::object& memory, bool mpi,
+// laddu compares option names trimmed, lower-case, with '-' read as '_'.
+std::string normalize(std::string_view value) {
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())) != 0) {
+        value.remove_prefix(1);
+    }
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())) != 0) {
+        value.remove_suffix(1);
+    }
+    std::string out(value);
+    for (char& c : out) {
+        c = c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+}
+
+ir::Precision parse_precision(const std::string& value) {
+    const std::string name = normalize(value);
+    // "auto" is f64 on the CPU, as in laddu (which picks f32 only for its GPU backend).
+    if (name == "auto" || name == "f64" || name == "float64" || name == "double") {
+        return ir::Precision::kF64;
+    }
+    if (name == "f32" || name == "float32" || name == "single") {
+        return ir::Precision::kF32;
+    }
+    throw py::value_error("precision must be 'auto', 'f32', or 'f64'");
+}
+
+runtime::AutodiffMode parse_autodiff(const std::string& value) {
+    const std::string name = normalize(value);
+    if (name == "auto") {
+        return runtime::AutodiffMode::kAuto;
+    }
+    if (name == "forward") {
+        return runtime::AutodiffMode::kForward;
+    }
+    if (name == "reverse") {
+        return runtime::AutodiffMode::kReverse;
+    }
+    throw py::value_error("autodiff must be 'auto', 'forward', or 'reverse'");
+}
+
+std::string parse_partitioning(const std::string& value) {
+    const std::string name = normalize(value);
+    if (name == "auto" || name == "contiguous") {
+        return "contiguous";
+    }
+    if (name == "files" || name == "file_groups") {
+        return "file_groups";
+    }
+    if (name == "rows") {
+        return "rows";
+    }
+    throw py::value_error("partitioning must be 'auto', 'contiguous', 'file_groups', or 'rows'");
+}
+
+void check_normalization(const std::string& value) {
+    const std::string name = normalize(value);
+    if (name == "general" || name == "verify") {
+        throw BackendError("Execution(normalization='" + name +
+                           "') is not available in laddu_cpp: the likelihood picks the "
+                           "normalisation itself (the c^H M c form when the compiler finds "
+                           "one, else the event sum); use normalization='auto'");
+    }
+    if (name != "auto") {
+        throw py::value_error("normalization must be 'auto', 'general', or 'verify'");
+    }
+}
+
+// Checked in laddu's order: the memory budget, threads, device against backend, then the
+// other options; a backend this build cannot run is refused last, as laddu does.
+runtime::Execution make_execution(const std::string& backend, const std::string& precision,
+                                  const std::string& autodiff, const std::string& normalization,
+                                  const py::object& threads, const py::object& device,
+                                  const py::object& memory, const std::optional<bool>& mpi,
                                   const std::string& partitioning) {
     runtime::Execution execution;
-    apply_mpi(execution, mpi, partitioning);
-    if (device == "cpu") {
-        execution.jit = runtime::JitPolicy::kDisabled;
-    } else if (device == "auto") {
-        execution.jit = runtime::JitPolicy::kAuto;
-    } else if (device == "jit") {
-        execution.jit = runtime::JitPolicy::kEnabled;
+    const std::string name = normalize(backend);
+    if (!memory.is_none()) {
+        execution.memory = host_budget(memory);
+    }
+    if (!threads.is_none()) {
+        if (!py::isinstance<py::int_>(threads)) {
+            throw py::type_error("threads must be an int or None, got " +
+                                 python_type_name(threads));
+        }
+        if (threads.cast<py::int_>() < py::int_(0)) {
+            PyErr_SetString(PyExc_OverflowError, "can't convert negative int to unsigned");
+            throw py::error_already_set();
+        }
+        execution.threads = cast_arg<std::size_t>(threads, "threads", "an int up to 2**64 - 1");
+        if (execution.threads == 0) {
+            throw py::value_error("threads must be greater than zero");
+        }
+    }
+    if (name == "auto" || name == "cpu" || name == "jit") {
+        if (!device.is_none()) {
+            throw py::value_error(name == "auto" ? "GPU device selection requires backend='gpu'"
+                                                 : "GPU device settings require backend='gpu'");
+        }
+    } else if (name == "gpu") {
+        if (!threads.is_none()) {
+            throw py::value_error("threads only applies to CPU and JIT execution");
+        }
+        if (!device.is_none() && !py::isinstance<py::int_>(device) &&
+            !py::isinstance<py::str>(device)) {
+            throw py::value_error("GPU device must be an integer index, name, PCI bus ID, or None");
+        }
     } else {
-        throw py::value_error("device must be 'auto', 'cpu' or 'jit', got '" + device + "'");
+        throw py::value_error("backend must be 'auto', 'cpu', 'jit', or 'gpu'");
     }
-    execution.threads = threads;
-    if (precision == "f64") {
-        execution.precision = ir::Precision::kF64;
-    } else if (precision == "f32") {
-        execution.precision = ir::Precision::kF32;
-    } else {
-        throw py::value_error("precision must be 'f64' or 'f32', got '" + precision + "'");
+    execution.precision = parse_precision(precision);
+    execution.autodiff = parse_autodiff(autodiff);
+    check_normalization(normalization);
+    const std::string partition = parse_partitioning(partitioning);
+    if (name == "gpu") {
+        throw BackendError("Execution('gpu'): laddu_cpp has no GPU backend in this version "
+                           "(ld.gpu.devices() is empty); use Execution('jit') for compiled "
+                           "CPU kernels or Execution('cpu') for the interpreter");
     }
-    if (autodiff == "auto") {
-        execution.autodiff = runtime::AutodiffMode::kAuto;
-    } else if (autodiff == "forward") {
-        execution.autodiff = runtime::AutodiffMode::kForward;
-    } else if (autodiff == "reverse") {
-        execution.autodiff = runtime::AutodiffMode::kReverse;
-    } else {
-        throw py::value_error("autodiff must be 'auto', 'forward' or 'reverse', got '" + autodiff +
-                              "'");
+    if (name == "jit" && !static_cast<bool>(LADDU_HAVE_JIT)) {
+        throw BackendError(std::string("Execution('jit'): this laddu_cpp was built without "
+                                       "LLVM, so it has no JIT (") +
+                           LADDU_JIT_BUILD_NOTE + "); use Execution('auto') or 'cpu'");
     }
-    if (py::isinstance<py::str>(memory)) {
-        execution.memory =
-            runtime::MemoryPlan::parse(cast_arg<std::string>(memory, "memory", "a str"));
-    } else if (py::isinstance<py::int_>(memory)) {
-        execution.memory = runtime::MemoryPlan::bytes(
-            cast_arg<std::size_t>(memory, "memory", "a byte count (an int from 0 to 2**64 - 1)"));
-    } else if (!memory.is_none()) {
-        throw py::type_error("memory must be a byte count, a text such as '2 GiB' or "
-                             "'70% available', or None");
-    }
+    execution.jit = name == "cpu"   ? runtime::JitPolicy::kDisabled
+                    : name == "jit" ? runtime::JitPolicy::kEnabled
+                                    : runtime::JitPolicy::kAuto;
+    apply_mpi(execution, mpi.value_or(false), partition);
+    execution.memory_log = std::make_shared<runtime::MemoryReportLog>();
     return execution;
+}
+
+std::string backend_name(const runtime::Execution& e) {
+    switch (e.jit) {
+    case runtime::JitPolicy::kAuto:
+        return "auto";
+    case runtime::JitPolicy::kEnabled:
+        return "jit";
+    case runtime::JitPolicy::kDisabled:
+        return "cpu";
+    }
+    return "auto";
+}
+
+std::string autodiff_name(runtime::AutodiffMode mode) {
+    switch (mode) {
+    case runtime::AutodiffMode::kAuto:
+        return "auto";
+    case runtime::AutodiffMode::kForward:
+        return "forward";
+    case runtime::AutodiffMode::kReverse:
+        return "reverse";
+    }
+    return "auto";
+}
+
+int rank_of(const runtime::Execution& e) {
+    return e.collective ? e.collective->rank() : 0;
+}
+
+int world_size_of(const runtime::Execution& e) {
+    return e.collective ? e.collective->size() : 1;
+}
+
+// laddu's repr prints the Rust enum names (F64, Auto).
+std::string execution_repr(const runtime::Execution& e) {
+    std::string autodiff = autodiff_name(e.autodiff);
+    autodiff[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(autodiff[0])));
+    return fmt::format("Execution(backend=\"{}\", precision={}, autodiff={}, "
+                       "normalization=Auto, rank={}, world_size={})",
+                       backend_name(e), e.precision == ir::Precision::kF32 ? "F32" : "F64",
+                       autodiff, rank_of(e), world_size_of(e));
+}
+
+std::vector<runtime::MemoryReport> recorded(const runtime::Execution& e) {
+    return e.memory_log ? e.memory_log->reports() : std::vector<runtime::MemoryReport>{};
+}
+
+py::object optional_bytes(std::size_t bytes) {
+    if (bytes == std::numeric_limits<std::size_t>::max()) {
+        return py::none();
+    }
+    return py::int_(bytes);
+}
+
+// laddu's MemoryDecision keys, then laddu-cpp's own numbers of runtime::MemoryReport.
+py::dict decision_dict(const runtime::MemoryReport& r) {
+    const std::size_t cache_fixed = r.cache_bytes - r.events * r.cache_bytes_per_event;
+    const bool resident = r.policy == data::MemoryPolicy::kResident;
+    py::dict item;
+    item["label"] = "CPU prepared dataset";
+    item["fixed_bytes"] = cache_fixed + r.read_buffer_bytes + r.scratch_bytes;
+    item["bytes_per_event"] = r.cache_bytes_per_event;
+    item["chunk_events"] = resident ? r.events : r.window_events;
+    item["estimated_peak_bytes"] = r.peak_bytes;
+    item["actual_high_water_bytes"] = py::none();
+    item["strategy"] = resident ? "resident" : "streaming";
+    item["events"] = r.events;
+    item["budget_bytes"] = optional_bytes(r.budget_bytes);
+    item["cache_bytes"] = r.cache_bytes;
+    item["source_bytes_per_event"] = r.source_bytes_per_event;
+    item["read_buffer_bytes"] = r.read_buffer_bytes;
+    item["scratch_bytes"] = r.scratch_bytes;
+    item["window_events"] = r.window_events;
+    item["requested"] = std::string(data::memory_policy_name(r.requested));
+    item["decision"] = r.decision;
+    return item;
+}
+
+py::list memory_decisions(const runtime::Execution& e) {
+    py::list out;
+    for (const runtime::MemoryReport& r : recorded(e)) {
+        out.append(decision_dict(r));
+    }
+    return out;
+}
+
+// laddu's report: the host resource, this process, and the execution's host pool. laddu-cpp keeps
+// no reservation ledger, so where laddu reports reserved and high-water bytes this reports what
+// the work prepared with the execution planned.
+py::dict execution_memory_report(const runtime::Execution& e) {
+    py::dict report = memory_state_report(discover_memory_state());
+    std::size_t planned = 0;
+    for (const runtime::MemoryReport& r : recorded(e)) {
+        planned += r.peak_bytes;
+    }
+    py::dict pool;
+    pool["resource_id"] = "host";
+    pool["requested"] = e.memory.to_string();
+    pool["effective_bytes"] = optional_bytes(e.memory.resolve());
+    pool["planned_bytes"] = planned;
+    py::list pools;
+    pools.append(pool);
+    report["pools"] = pools;
+    return report;
 }
 
 // laddu's capabilities() keys first, with the same types; then laddu-cpp's details.
@@ -150,49 +348,105 @@ py::dict capabilities() {
     return result;
 }
 
+// laddu.gpu.Device describes an adapter; laddu_cpp has no GPU backend, so none is ever made.
+struct GpuDevice {
+    std::size_t index = 0;
+    std::string name;
+    std::string backend;
+};
+
+void bind_gpu(py::module_& module) {
+    py::module_ gpu = module.def_submodule(
+        "gpu", "GPU discovery, as laddu.gpu: laddu_cpp has no GPU backend, so no adapter is "
+               "ever listed.");
+    py::class_<GpuDevice>(gpu, "Device",
+                          "A GPU adapter, as laddu.gpu.Device (index, name, backend). "
+                          "ld.gpu.devices() returns none: laddu_cpp has no GPU backend.")
+        .def_readonly("index", &GpuDevice::index)
+        .def_readonly("name", &GpuDevice::name)
+        .def_readonly("backend", &GpuDevice::backend)
+        .def("__repr__", [](const GpuDevice& d) {
+            return fmt::format("Device(index={}, name=\"{}\", backend=\"{}\")", d.index, d.name,
+                               d.backend);
+        });
+    gpu.def(
+        "devices", [] { return py::list(); },
+        "The GPU adapters laddu_cpp can use: always empty (no GPU backend in this version).");
+    gpu.def(
+        "is_available", [] { return false; },
+        "False: laddu_cpp has no GPU backend in this version (ld.gpu.devices() is empty).");
+}
+
 }  // namespace
 
 void bind_runtime(py::module_& module) {
+    bind_memory(module);
     module.def("capabilities", &capabilities,
                "What this build of laddu_cpp can do, as laddu.capabilities(): 'backend' "
                "('local'), 'jit', 'gpu', 'mpi', 'likelihood', 'fit', 'generation' (bools), "
                "then 'interpreter' (always True) and 'jit_detail', 'mpi_detail', 'gpu_detail': "
                "the LLVM or MPI version built in, or why the backend is missing.");
-    py::class_<runtime::Execution>(module, "Execution", "Where and how models are evaluated.")
-        .def(py::init(&make_execution), py::arg("device") = "cpu", py::kw_only(),
-             py::arg("threads") = 0, py::arg("precision") = "f64", py::arg("autodiff") = "auto",
-             py::arg("memory") = py::none(), py::arg("mpi") = false,
-             py::arg("partitioning") = "contiguous")
-        .def_property_readonly("threads", &runtime::Execution::resolved_threads)
-        .def_property_readonly("precision",
-                               [](const runtime::Execution& e) {
-                                   return e.precision == ir::Precision::kF32 ? "f32" : "f64";
-                               })
-        .def_property_readonly("memory",
-                               [](const runtime::Execution& e) { return e.memory.to_string(); })
-        .def_property_readonly("backend",
-                               [](const runtime::Execution& e) {
-                                   switch (e.jit) {
-                                   case runtime::JitPolicy::kAuto:
-                                       return "auto";
-                                   case runtime::JitPolicy::kEnabled:
-                                       return "jit";
-                                   case runtime::JitPolicy::kDisabled:
-                                       return "cpu";
-                                   }
-                                   return "cpu";
-                               })
-        .def_property_readonly("autodiff", [](const runtime::Execution& e) {
-            switch (e.autodiff) {
-            case runtime::AutodiffMode::kAuto:
-                return "auto";
-            case runtime::AutodiffMode::kForward:
-                return "forward";
-            case runtime::AutodiffMode::kReverse:
-                return "reverse";
-            }
-            return "auto";
-        });
+    module.def(
+        "backend", [] { return "local"; },
+        "The native backend of this extension, as laddu.backend(): 'local' (one module serves "
+        "local and MPI runs: see capabilities()['mpi']).");
+    bind_gpu(module);
+    py::class_<runtime::Execution>(
+        module, "Execution",
+        "Where and how models are evaluated (laddu's Execution). backend: 'auto' (the JIT when "
+        "it is built and the work is large enough, else the interpreter; the default), 'cpu' "
+        "(the interpreter), 'jit' (LLVM kernels; BackendError when not built) or 'gpu' "
+        "(BackendError: no GPU backend). precision: 'auto' (f64 on the CPU, as laddu), 'f64' "
+        "or 'f32'. autodiff: 'auto', 'forward' or 'reverse'. normalization: 'auto' only. "
+        "threads: None (every hardware thread) or a count > 0. device: GPU only. memory: a "
+        "MemoryPlan, MemoryBudget, byte count or text ('2 GiB', '70% available', '50% total', "
+        "'auto'); None: no budget. mpi: True shares the events across the ranks of mpirun. "
+        "partitioning: 'auto' (= 'contiguous'), 'contiguous', 'file_groups' or 'rows'. "
+        "Execution() and leaving execution= out are the same.")
+        .def(py::init(&make_execution), py::arg("backend") = "auto", py::kw_only(),
+             py::arg("precision") = "auto", py::arg("autodiff") = "auto",
+             py::arg("normalization") = "auto", py::arg("threads") = py::none(),
+             py::arg("device") = py::none(), py::arg("memory") = py::none(),
+             py::arg("mpi") = std::nullopt, py::arg("partitioning") = "auto")
+        .def("__repr__", &execution_repr)
+        .def_property_readonly("backend", &backend_name, "The backend: 'auto', 'cpu' or 'jit'.")
+        .def_property_readonly(
+            "precision",
+            [](const runtime::Execution& e) {
+                return e.precision == ir::Precision::kF32 ? "f32" : "f64";
+            },
+            "The precision in effect: 'f64' or 'f32' ('auto' is f64).")
+        .def_property_readonly(
+            "autodiff", [](const runtime::Execution& e) { return autodiff_name(e.autodiff); },
+            "'auto', 'forward' or 'reverse'.")
+        .def_property_readonly(
+            "normalization", [](const runtime::Execution&) { return "auto"; },
+            "'auto': the likelihood picks the normalisation itself.")
+        .def_property_readonly("rank", &rank_of, "This process's rank (0 without MPI).")
+        .def_property_readonly("world_size", &world_size_of,
+                               "The number of ranks sharing the events (1 without MPI).")
+        .def_property_readonly(
+            "is_distributed", [](const runtime::Execution& e) { return world_size_of(e) > 1; },
+            "True when more than one rank shares the events.")
+        .def_property_readonly("threads", &runtime::Execution::resolved_threads,
+                               "The thread count in use (laddu-cpp).")
+        .def_property_readonly(
+            "memory", [](const runtime::Execution& e) { return e.memory.to_string(); },
+            "The host budget as text, 'unlimited' without one (laddu-cpp).")
+        .def("memory_decisions", &memory_decisions,
+             "One dict per model prepared with this execution (each likelihood term's data and "
+             "accepted MC, each Model.evaluate dataset), in order: laddu's keys 'label', "
+             "'fixed_bytes', 'bytes_per_event', 'chunk_events', 'estimated_peak_bytes', "
+             "'actual_high_water_bytes' (None), 'strategy' ('resident' or 'streaming'), then "
+             "'events', 'budget_bytes', 'cache_bytes', 'source_bytes_per_event', "
+             "'read_buffer_bytes', 'scratch_bytes', 'window_events', 'requested' and "
+             "'decision' (why).")
+        .def("memory_report", &execution_memory_report,
+             "{'resources': [the host: 'id', 'name', 'total_bytes', 'available_bytes', "
+             "'capacity_source'], 'process': {'resident_bytes', 'virtual_bytes', "
+             "'sampled_high_water_bytes'} or None, 'pools': [{'resource_id': 'host', "
+             "'requested', 'effective_bytes' (None: no budget), 'planned_bytes' (the planned "
+             "peaks of the work prepared with this execution)}]}.");
 
     // Model.evaluate is defined here, next to the runtime it needs.
     py::class_<CompiledEvaluations>(module, "_CompiledEvaluations",

@@ -58,7 +58,8 @@ void bind_projection(pybind11::module_& module);
 void bind_distributed(pybind11::module_& module);
 
 /// Execution(mpi=, partitioning=): sets execution.collective to an MPI collective when `mpi`
-/// (BackendError without MPI in the build; ModelError for an unknown partitioning).
+/// (BackendError without MPI in the build; ModelError for an unknown partitioning, which
+/// Execution checks first with a ValueError).
 void apply_mpi(runtime::Execution& execution, bool mpi, const std::string& partitioning);
 
 }  // namespace laddu::python

@@ -13,7 +13,7 @@ def test_laddu_error_is_the_base_of_every_engine_error():
 
 
 def test_execution_reports_its_backend_and_autodiff():
-    assert ld.Execution().backend == "cpu"
+    assert ld.Execution().backend == "auto"
     assert ld.Execution("jit").backend == "jit"
     assert ld.Execution("auto", autodiff="reverse").autodiff == "reverse"
     assert ld.Execution(autodiff="forward").autodiff == "forward"

@@ -89,7 +89,6 @@ def test_other_conversions_are_type_errors():
         (lambda: ld.parameter("p", initial=np.zeros(3)), "initial must be a float or a"),
         (lambda: ld.parameter("p", bounds=lambda: 0), "bounds must be a"),
         (lambda: ld.Edge("x", p4="\ud800"), "Edge p4 must be a column name"),
-        (lambda: ld.Execution(memory=-1), "memory must be a byte count"),
         (lambda: ld.Dataset.from_arrays(scalars={1: np.ones(2)}), "a scalars key must be"),
         (lambda: ld.Model(m).evaluate({"x": 1}), "dataset must be an ld.Dataset, got dict"),
     ]

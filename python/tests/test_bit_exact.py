@@ -14,7 +14,7 @@ import laddu_cpp as ld
 TOOL = os.environ.get("LADDU_PY_NLL_REFERENCE")
 
 
-def benchmark_nll(dataset, threads=0):
+def benchmark_nll(dataset, threads=None):
     model = ld.kmatrix_benchmark_model()
     nll = ld.NLL(model, data=dataset, accepted_mc=dataset, execution=ld.Execution(threads=threads))
     return nll, [0.25] * len(model.free_parameter_names)

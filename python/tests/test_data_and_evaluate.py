@@ -101,7 +101,7 @@ def test_memory_budget_is_enforced_with_a_clear_message():
     data = ld.Dataset.from_arrays(scalars={"s": s})
     with pytest.raises(ld.DataError, match="memory budget"):
         breit_wigner_model().evaluate(data, execution=ld.Execution(memory="1 KiB"))
-    with pytest.raises(ld.ModelError):
+    with pytest.raises(ValueError, match="cannot parse memory budget 'lots'"):
         ld.Execution(memory="lots")
 
 

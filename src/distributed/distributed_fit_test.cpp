@@ -20,6 +20,7 @@
 #include <laddu/expr/expr.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/runtime/prepared_model.hpp>
+#include <laddu/runtime/reduce.hpp>
 
 namespace laddu::distributed {
 namespace {
@@ -37,7 +38,7 @@ Bowl make_bowl() {
     Bowl b;
     std::mt19937_64 rng(11);
     std::normal_distribution<double> g(0.0, 1.0);
-    for (std::size_t i = 0; i < 3 * 4096 + 2048; ++i) {
+    for (std::size_t i = 0; i < 3 * runtime::kReductionChunk + 2048; ++i) {
         b.x.push_back(0.7 + g(rng));
         b.y.push_back(-0.4 + 0.5 * g(rng));
         b.w.push_back(1.0 + 0.1 * g(rng));

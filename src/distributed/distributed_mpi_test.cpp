@@ -25,14 +25,16 @@
 #include <laddu/expr/model.hpp>
 #include <laddu/likelihood/nll.hpp>
 #include <laddu/runtime/prepared_model.hpp>
+#include <laddu/runtime/reduce.hpp>
 
 namespace laddu::distributed {
 namespace {
 
 using expr::Expr;
 
-constexpr std::size_t kEvents = 5 * 4096 + 1234;  // five whole chunks and a partial one
-constexpr double kSecondsBound = 10.0;            // a hang would hit ctest's timeout instead
+constexpr std::size_t kEvents =
+    21 * runtime::kReductionChunk + 234;  // 21 whole chunks and a partial one
+constexpr double kSecondsBound = 10.0;    // a hang would hit ctest's timeout instead
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -267,13 +269,15 @@ TEST(Distributed, AForeignExceptionInAReductionOnOneRankRaisesOnEveryRankQuickly
 }
 
 TEST(Partition, SharesCoverEveryChunkOnceAndFollowTheRules) {
-    const std::size_t total = 10 * 4096 + 7;  // 11 chunks
+    const std::size_t total = 10 * runtime::kReductionChunk + 7;  // 11 chunks
     for (const int size : {1, 2, 3, 4}) {
         for (const Partitioning p :
              {Partitioning::kContiguous, Partitioning::kRows, Partitioning::kFileGroups}) {
-            const std::vector<std::size_t> fragments{4096 * 3, 100, 4096 * 5,
-                                                     total - 4096 * 8 - 100};
-            std::vector<int> owner(11, -1);
+            const std::vector<std::size_t> fragments{runtime::kReductionChunk * 3, 100,
+                                                     runtime::kReductionChunk * 5,
+                                                     total - runtime::kReductionChunk * 8 - 100};
+            std::vector<int> owner(
+                (total + runtime::kReductionChunk - 1) / runtime::kReductionChunk, -1);
             std::size_t events = 0;
             for (int rank = 0; rank < size; ++rank) {
                 const EventShare share = partition_events(total, rank, size, p, fragments);

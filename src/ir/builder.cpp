@@ -43,6 +43,9 @@ ValueId Builder::const_complex(double re, double im) {
     return id;
 }
 
+Builder::Builder(Program program)
+    : program_(std::move(program)), max_param_used_(program_.parameter_count) {}
+
 ValueId Builder::param(std::uint32_t index) {
     max_param_used_ = std::max(max_param_used_, index + 1);
     program_.parameter_count = std::max(program_.parameter_count, index + 1);

@@ -109,15 +109,15 @@ Expected<void> ReductionLowerer::run() {
     llvm::BasicBlock* block_latch = llvm::BasicBlock::Create(ctx_, "block.latch", fn_);
     llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
 
-    // Entry: the output buffers (zeroed once, so the lanes past a short last block read
-    // numbers, which the lane mask then discards), their pointer array, and the kernel's
-    // input column pointers.
+    // Entry: the output buffers, their pointer array, and the kernel's input column pointers.
+    // The buffers are zeroed only when the last block ends part way through a vector of lanes
+    // (count not a multiple of kReductionLanes), so those lanes read numbers, which the lane
+    // mask then discards; otherwise the kernel writes every lane that is read.
     b_.SetInsertPoint(entry);
     const std::size_t columns_out = std::max<std::size_t>(1, layout_.output_pointers);
     llvm::AllocaInst* buffer =
         b_.CreateAlloca(llvm::ArrayType::get(f64_, block_ * columns_out), nullptr, "buffer");
     buffer->setAlignment(llvm::Align(64));
-    b_.CreateMemSet(buffer, b_.getInt8(0), block_ * columns_out * sizeof(double), llvm::Align(64));
     buffer_ = buffer;
     llvm::AllocaInst* outputs =
         b_.CreateAlloca(llvm::ArrayType::get(ptr_, columns_out), nullptr, "outputs");
@@ -136,13 +136,21 @@ Expected<void> ReductionLowerer::run() {
     llvm::Type* column_type = layout_.float_inputs ? b_.getFloatTy() : f64_;
     bad_ = b_.CreateAlloca(b_.getInt32Ty(), nullptr, "bad");
     b_.CreateStore(b_.getInt32(0), bad_);
+    llvm::BasicBlock* zero = llvm::BasicBlock::Create(ctx_, "zero", fn_, block_loop);
+    llvm::BasicBlock* ready = llvm::BasicBlock::Create(ctx_, "ready", fn_, block_loop);
+    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(count, i64(kReductionLanes - 1)), i64(0)), zero,
+                    ready);
+    b_.SetInsertPoint(zero);
+    b_.CreateMemSet(buffer, b_.getInt8(0), block_ * columns_out * sizeof(double), llvm::Align(64));
+    b_.CreateBr(ready);
+    b_.SetInsertPoint(ready);
     b_.CreateCondBr(b_.CreateICmpSGT(count, i64(0)), block_loop, exit);
 
     // Block loop: the kernel over events [begin, begin + n) into the buffers, then the
     // block's terms.
     b_.SetInsertPoint(block_loop);
     llvm::PHINode* begin = b_.CreatePHI(i64_, 2, "begin");
-    begin->addIncoming(i64(0), entry);
+    begin->addIncoming(i64(0), ready);
     begin_ = begin;
     n_ = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, i64(block_), b_.CreateSub(count, begin));
     for (std::size_t c = 0; c < columns.size(); ++c) {

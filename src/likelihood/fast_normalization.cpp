@@ -8,17 +8,28 @@
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/assert.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/ir/builder.hpp>
 #include <laddu/runtime/normalization_matrix.hpp>
 
 namespace laddu::likelihood {
 namespace {
 
-// The program computing only output `a` of `program` (autodiff differentiates output 0).
-ir::Program single_output(const ir::Program& program, std::size_t a) {
-    ir::Program one = program;
-    one.outputs = {program.outputs[a]};
-    one.output_names.clear();
-    return one;
+// Re Σ_a c_a(θ) u_a over the coefficient program, u a complex vector taken as 2n parameters
+// after the model's `parameters`. Its gradient in θ at u = v is Σ_a Re(∂c_a/∂θ v_a), the whole
+// gradient of the integral but the factor 2, in one reverse pass instead of one per term.
+ir::Program contraction(const ir::Program& coefficients, std::size_t parameters) {
+    ir::Program base = coefficients;
+    base.outputs.clear();
+    base.output_names.clear();
+    ir::Builder b(std::move(base));
+    std::vector<ir::ValueId> terms;
+    for (std::size_t a = 0; a < coefficients.outputs.size(); ++a) {
+        const auto re = static_cast<std::uint32_t>(parameters + 2 * a);
+        const ir::ValueId u = b.complex(b.param(re), b.param(re + 1));
+        terms.push_back(b.binary(ir::OpCode::kMul, coefficients.outputs[a], u));
+    }
+    b.add_output(b.unary(ir::OpCode::kReal, b.add_n(terms)), "contraction");
+    return b.finish();
 }
 
 }  // namespace
@@ -38,12 +49,9 @@ std::optional<FastNormalization> FastNormalization::build(const compile::Compile
         << "normalization decomposition with mismatched term counts";
 
     fast.coefficient_values_.emplace(d.coefficient_program);
-    fast.coefficient_gradients_.reserve(fast.terms_);
-    for (std::size_t a = 0; a < fast.terms_; ++a) {
-        fast.coefficient_gradients_.emplace_back(autodiff::gradient(
-            single_output(d.coefficient_program, a),
-            {.mode = autodiff::AutodiffMode::kAuto, .component = autodiff::Component::kFull}));
-    }
+    fast.contraction_gradient_.emplace(autodiff::gradient(
+        contraction(d.coefficient_program, fast.parameters_),
+        {.mode = autodiff::AutodiffMode::kReverse, .component = autodiff::Component::kReal}));
 
     fast.matrix_ = runtime::normalization_matrix(d, accepted, execution);
     return fast;
@@ -83,10 +91,16 @@ runtime::Evaluation FastNormalization::value_and_gradient(std::span<const double
     runtime::Evaluation result{0.0, std::vector<double>(parameters_, 0.0)};
     for (std::size_t a = 0; a < terms_; ++a) {
         result.value += (c[a] * v[a]).real();
-        const std::vector<std::complex<double>> dc = coefficient_gradients_[a](params);
-        for (std::size_t k = 0; k < parameters_; ++k) {
-            result.gradient[k] += 2.0 * (dc[k + 1] * v[a]).real();
-        }
+    }
+    std::vector<double> at(params.begin(), params.end());
+    for (const std::complex<double>& va : v) {
+        at.push_back(va.real());
+        at.push_back(va.imag());
+    }
+    // Output 0 is the contraction itself, outputs 1.. its derivatives (θ first, then u).
+    const std::vector<std::complex<double>> dv = (*contraction_gradient_)(at);
+    for (std::size_t k = 0; k < parameters_; ++k) {
+        result.gradient[k] = 2.0 * dv[k + 1].real();
     }
     return result;
 }

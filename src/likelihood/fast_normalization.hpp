@@ -5,7 +5,8 @@
 // runtime::normalization_matrix (the same bits for any thread count, backend, memory plan and
 // number of processes).
 // With v_a = Σ_b M_ab conj(c_b): the integral is Re Σ_a c_a v_a and, M being Hermitian, its
-// derivative is 2 Re Σ_a (∂c_a/∂θ_k) v_a.
+// derivative is 2 Re Σ_a (∂c_a/∂θ_k) v_a: the gradient of Re Σ_a c_a(θ) u_a at u = v, one
+// reverse-mode pass over the coefficient program.
 #pragma once
 
 #include <complex>
@@ -50,9 +51,9 @@ private:
 
     std::size_t terms_ = 0;
     std::size_t parameters_ = 0;
-    std::vector<std::complex<double>> matrix_;                       ///< terms_ × terms_, row-major
-    std::optional<runtime::ParameterFunction> coefficient_values_;   ///< set once built
-    std::vector<runtime::ParameterFunction> coefficient_gradients_;  ///< per term: c_a, ∂c_a/∂θ
+    std::vector<std::complex<double>> matrix_;                      ///< terms_ × terms_, row-major
+    std::optional<runtime::ParameterFunction> coefficient_values_;  ///< c_a(θ); set once built
+    std::optional<runtime::ParameterFunction> contraction_gradient_;  ///< ∇ Re Σ_a c_a(θ) u_a
 };
 
 }  // namespace laddu::likelihood

@@ -2,6 +2,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <limits>
 #include <thread>
@@ -10,6 +11,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
 namespace laddu::runtime {
@@ -35,27 +37,30 @@ std::string_view trim(std::string_view text) {
 
 [[noreturn]] void bad_budget(std::string_view text, std::string_view why) {
     throw ModelError(fmt::format("cannot parse memory budget '{}': {}; write e.g. \"2 GiB\", "
-                                 "\"512 MiB\", \"1.5 GB\", \"4096\" (bytes) or \"70% available\"",
+                                 "\"512 MiB\", \"1.5 GB\", \"4096\" (bytes), \"70% available\", "
+                                 "\"50% total\" or \"auto\"",
                                  text, why));
 }
 
-double unit_factor(std::string_view unit, std::string_view text) {
+std::uint64_t unit_factor(std::string_view unit, std::string_view text) {
     struct Unit {
         std::string_view name;
-        double factor;
+        std::uint64_t factor;
     };
 
     static constexpr Unit kUnits[] = {
-        {"", 1.0},
-        {"b", 1.0},
-        {"kib", 1024.0},
-        {"mib", 1048576.0},
-        {"gib", 1073741824.0},
-        {"tib", 1099511627776.0},
-        {"kb", 1e3},
-        {"mb", 1e6},
-        {"gb", 1e9},
-        {"tb", 1e12},
+        {"", 1},
+        {"b", 1},
+        {"byte", 1},
+        {"bytes", 1},
+        {"kb", 1'000},
+        {"mb", 1'000'000},
+        {"gb", 1'000'000'000},
+        {"tb", 1'000'000'000'000},
+        {"kib", std::uint64_t{1} << 10U},
+        {"mib", std::uint64_t{1} << 20U},
+        {"gib", std::uint64_t{1} << 30U},
+        {"tib", std::uint64_t{1} << 40U},
     };
     for (const Unit& u : kUnits) {
         if (unit == u.name) {
@@ -63,6 +68,76 @@ double unit_factor(std::string_view unit, std::string_view text) {
         }
     }
     bad_budget(text, fmt::format("unknown unit '{}'", unit));
+}
+
+bool all_digits(std::string_view digits) {
+    return std::all_of(digits.begin(), digits.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// laddu's byte arithmetic, exact in integers: "18446744073709551.615 KB" is 2^64 - 1 bytes,
+// which a double would round.
+std::size_t parse_byte_count(std::string_view norm, std::string_view text) {
+    const std::size_t split = norm.find_first_not_of("0123456789.");
+    const std::string_view number = norm.substr(0, split);
+    const std::string_view unit = trim(split == std::string_view::npos ? "" : norm.substr(split));
+    if (number.empty()) {
+        bad_budget(text, norm.starts_with('-') ? "the number must be non-negative"
+                                               : "expected a number first");
+    }
+    const std::uint64_t factor = unit_factor(unit, text);
+    const std::size_t dot = number.find('.');
+    const std::string_view whole = number.substr(0, dot);
+    const std::string_view fraction =
+        dot == std::string_view::npos ? std::string_view{} : number.substr(dot + 1);
+    if (!all_digits(fraction)) {
+        bad_budget(text, "more than one decimal point");
+    }
+    if (number.find_first_not_of("0.") == std::string_view::npos) {
+        bad_budget(text, "the budget must be greater than zero");
+    }
+    std::uint64_t whole_value = 0;
+    if (!whole.empty()) {
+        const auto [end, ec] =
+            std::from_chars(whole.data(), whole.data() + whole.size(), whole_value);
+        if (ec != std::errc() || end != whole.data() + whole.size()) {
+            bad_budget(text, "the budget does not fit in 64 bits");
+        }
+    }
+    std::uint64_t total = 0;
+    if (__builtin_mul_overflow(whole_value, factor, &total)) {
+        bad_budget(text, "the budget does not fit in 64 bits");
+    }
+    // Σ d_i · factor / 10^i, rounded down, digit by digit from the last one.
+    std::uint64_t carry = 0;
+    for (auto digit = fraction.rbegin(); digit != fraction.rend(); ++digit) {
+        std::uint64_t term = 0;
+        if (__builtin_mul_overflow(static_cast<std::uint64_t>(*digit - '0'), factor, &term) ||
+            __builtin_add_overflow(term, carry, &term)) {
+            bad_budget(text, "the budget does not fit in 64 bits");
+        }
+        carry = term / 10;
+    }
+    if (__builtin_add_overflow(total, carry, &total)) {
+        bad_budget(text, "the budget does not fit in 64 bits");
+    }
+    return total;
+}
+
+std::size_t scaled(std::size_t bytes, double fraction) {
+    const double value = std::floor(static_cast<double>(bytes) * fraction);
+    if (value >= static_cast<double>(std::numeric_limits<std::size_t>::max())) {
+        return std::numeric_limits<std::size_t>::max();
+    }
+    return static_cast<std::size_t>(value);
+}
+
+double checked_percent(double percent) {
+    if (!(std::isfinite(percent) && percent > 0.0 && percent <= 100.0)) {
+        throw ModelError(
+            fmt::format("memory budget percentage must be in (0, 100], got {}", percent));
+    }
+    return percent;
 }
 
 }  // namespace
@@ -74,46 +149,55 @@ MemoryPlan MemoryPlan::bytes(std::size_t bytes) {
     return plan;
 }
 
-MemoryPlan MemoryPlan::fraction_of_available(double percent) {
-    if (!(percent > 0.0 && percent <= 100.0)) {
-        throw ModelError(
-            fmt::format("memory budget percentage must be in (0, 100], got {}", percent));
-    }
+MemoryPlan MemoryPlan::automatic() {
     MemoryPlan plan;
-    plan.kind_ = Kind::kFraction;
-    plan.percent_ = percent;
+    plan.kind_ = Kind::kAuto;
+    return plan;
+}
+
+MemoryPlan MemoryPlan::fraction_of_available(double percent) {
+    MemoryPlan plan;
+    plan.kind_ = Kind::kOfAvailable;
+    plan.fraction_ = checked_percent(percent) / 100.0;
+    return plan;
+}
+
+MemoryPlan MemoryPlan::fraction_of_total(double percent) {
+    MemoryPlan plan;
+    plan.kind_ = Kind::kOfTotal;
+    plan.fraction_ = checked_percent(percent) / 100.0;
     return plan;
 }
 
 MemoryPlan MemoryPlan::parse(std::string_view text) {
     const std::string norm = lower(trim(text));
-    std::string_view rest = norm;
-    double number = 0.0;
-    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), number);
-    if (ec != std::errc() || end == rest.data()) {
-        bad_budget(text, "expected a number first");
+    if (norm == "auto") {
+        return automatic();
     }
-    rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
-    rest = trim(rest);
-    if (!std::isfinite(number) || number < 0.0) {
-        bad_budget(text, "the number must be finite and non-negative");
+    const std::size_t percent_sign = norm.find('%');
+    if (percent_sign == std::string::npos) {
+        return bytes(parse_byte_count(norm, text));
     }
-    if (!rest.empty() && rest.front() == '%') {
-        rest.remove_prefix(1);
-        rest = trim(rest);
-        if (!rest.empty() && rest != "available" && rest != "of available") {
-            bad_budget(text, fmt::format("unexpected '{}' after the percentage", rest));
-        }
-        if (!(number > 0.0 && number <= 100.0)) {
-            bad_budget(text, "a percentage must be in (0, 100]");
-        }
-        return fraction_of_available(number);
+    const std::string_view number = trim(std::string_view(norm).substr(0, percent_sign));
+    const std::string_view basis = trim(std::string_view(norm).substr(percent_sign + 1));
+    double percent = 0.0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), percent);
+    if (number.empty() || ec != std::errc() || end != number.data() + number.size()) {
+        bad_budget(text, "expected a number before '%'");
     }
-    const double total = number * unit_factor(rest, text);
-    if (total >= static_cast<double>(std::numeric_limits<std::size_t>::max())) {
-        bad_budget(text, "the budget does not fit in 64 bits");
+    if (!(std::isfinite(percent) && percent > 0.0 && percent <= 100.0)) {
+        bad_budget(text, "a percentage must be in (0, 100]");
     }
-    return bytes(static_cast<std::size_t>(total));
+    if (basis.empty() || basis == "total") {
+        return fraction_of_total(percent);
+    }
+    if (basis == "available" || basis == "free" || basis == "remaining" ||
+        basis == "of available") {
+        return fraction_of_available(percent);
+    }
+    bad_budget(text, fmt::format("unexpected '{}' after the percentage (write 'available' or "
+                                 "'total')",
+                                 basis));
 }
 
 std::size_t MemoryPlan::resolve() const {
@@ -122,10 +206,18 @@ std::size_t MemoryPlan::resolve() const {
         return std::numeric_limits<std::size_t>::max();
     case Kind::kBytes:
         return bytes_;
-    case Kind::kFraction: {
-        const std::size_t available = available_host_memory().value();
-        return static_cast<std::size_t>(static_cast<double>(available) * percent_ / 100.0);
+    case Kind::kAuto: {
+        // laddu's rule: 80% of what is available, or half the total when that is unknown.
+        const Expected<std::size_t> available = available_host_memory();
+        if (available.has_value()) {
+            return scaled(*available, 0.8);
+        }
+        return scaled(total_host_memory().value(), 0.5);
     }
+    case Kind::kOfAvailable:
+        return scaled(available_host_memory().value(), fraction_);
+    case Kind::kOfTotal:
+        return scaled(total_host_memory().value(), fraction_);
     }
     return 0;
 }
@@ -134,31 +226,62 @@ std::string MemoryPlan::to_string() const {
     switch (kind_) {
     case Kind::kUnlimited:
         return "unlimited";
+    case Kind::kAuto:
+        return "auto";
     case Kind::kBytes:
-        return fmt::format("{} bytes", bytes_);
-    case Kind::kFraction:
-        return fmt::format("{}% of available", percent_);
+        return fmt::format("{} B", bytes_);
+    case Kind::kOfAvailable:
+        return fmt::format("{}% available", fraction_ * 100.0);
+    case Kind::kOfTotal:
+        return fmt::format("{}% total", fraction_ * 100.0);
     }
     return "invalid";
 }
 
-Expected<std::size_t> available_host_memory() {
-    std::ifstream meminfo("/proc/meminfo");
+Expected<std::size_t> meminfo_bytes(const std::string& path, std::string_view key) {
+    std::ifstream meminfo(path);
     if (!meminfo) {
-        return failure(ErrorKind::kData, "cannot open /proc/meminfo to read MemAvailable; set "
-                                         "the memory budget in bytes instead");
+        return failure(ErrorKind::kBackend,
+                       fmt::format("cannot open {} to read {} (only Linux has it); give the "
+                                   "memory budget in bytes instead, e.g. \"2 GiB\"",
+                                   path, key));
     }
-    std::string key;
+    const std::string label = fmt::format("{}:", key);
+    std::string name;
     std::size_t value = 0;
     std::string unit;
-    while (meminfo >> key >> value) {
+    while (meminfo >> name >> value) {
         std::getline(meminfo, unit);
-        if (key == "MemAvailable:") {
+        if (name == label) {
             return value * 1024;  // /proc/meminfo reports kB (KiB)
         }
     }
-    return failure(ErrorKind::kData, "/proc/meminfo has no MemAvailable line; set the memory "
-                                     "budget in bytes instead");
+    return failure(ErrorKind::kBackend,
+                   fmt::format("{} has no {} line; give the memory budget in bytes instead, "
+                               "e.g. \"2 GiB\"",
+                               path, key));
+}
+
+Expected<std::size_t> available_host_memory() {
+    return meminfo_bytes("/proc/meminfo", "MemAvailable");
+}
+
+Expected<std::size_t> total_host_memory() {
+    return meminfo_bytes("/proc/meminfo", "MemTotal");
+}
+
+MemoryReportLog::MemoryReportLog() = default;
+
+MemoryReportLog::~MemoryReportLog() = default;
+
+void MemoryReportLog::record(const MemoryReport& report) {
+    const std::lock_guard lock(mutex_);
+    reports_.push_back(report);
+}
+
+std::vector<MemoryReport> MemoryReportLog::reports() const {
+    const std::lock_guard lock(mutex_);
+    return reports_;
 }
 
 std::size_t Execution::resolved_threads() const noexcept {

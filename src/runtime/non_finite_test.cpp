@@ -34,8 +34,8 @@ using data::MemoryPolicy;
 using expr::Expr;
 using laddu::testing::with_threads;
 
-constexpr std::size_t kEvents = 10007;  // three chunks, the last partial
-constexpr std::size_t kBad = 6007;      // in chunk 1
+constexpr std::size_t kEvents = 10007;  // ten chunks, the last partial
+constexpr std::size_t kBad = 6007;      // in chunk 5
 
 // Scalar columns with the given values (each kEvents long) and unit weights.
 data::Dataset dataset(const std::vector<std::pair<std::string, std::vector<double>>>& columns) {
@@ -281,9 +281,13 @@ TEST(NonFinite, ACollectiveNamesTheGlobalEventOnEveryRank) {
         for (std::thread& thread : threads) {
             thread.join();
         }
-        // Chunk 1 is rank 0's under the contiguous partition (chunks 0, 1), rank 1's under
-        // round robin (chunks 1 of 0, 1, 2).
-        const int owner = partition == testing::Partition::kContiguous ? 0 : 1;
+        // kBad's chunk is in the second half (rank 1's) under the contiguous partition,
+        // and odd (rank 1's) under round robin.
+        const std::size_t chunk = kBad / kReductionChunk;
+        const std::size_t chunks = (kEvents + kReductionChunk - 1) / kReductionChunk;
+        const int owner = partition == testing::Partition::kContiguous
+                              ? (chunk < (chunks + 1) / 2 ? 0 : 1)
+                              : static_cast<int>(chunk % 2);
         for (const std::string& message : messages) {
             EXPECT_EQ(message, fmt::format("rank {} of 2: Real reduction requires a finite real "
                                            "value, got nan at event 6007: sqrt(-1) is nan",

@@ -158,6 +158,9 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
         },
         reduction_fingerprint(program_hash, execution, ReductionTransform::kReal, {}));
     state->sum_weights = merge_partials(state->gathered(weight_partials, 1));
+    if (execution.memory_log) {
+        execution.memory_log->record(state->memory);
+    }
     return PreparedModel(std::move(state));
 }
 

@@ -32,7 +32,7 @@ using data::EventData;
 using data::MemoryPolicy;
 using laddu::testing::with_threads;
 
-constexpr std::size_t kEvents = 30011;  // 8 chunks, the last partial
+constexpr std::size_t kEvents = 30011;  // 30 chunks, the last partial
 
 // Everything a model computes, to compare bit for bit.
 struct Results {
@@ -139,7 +139,8 @@ TEST(StoragePlan, PoliciesFollowTheBudget) {
     const StoragePlan asked =
         plan_storage(MemoryPolicy::kStreaming, toy(5000), 512 * mib, "512 MiB");
     EXPECT_EQ(asked.policy, MemoryPolicy::kStreaming);
-    EXPECT_EQ(asked.window_events, 2 * kReductionChunk);
+    EXPECT_EQ(asked.window_events,
+              (5000 + kReductionChunk - 1) / kReductionChunk * kReductionChunk);
     try {
         (void)plan_storage(MemoryPolicy::kResident, toy(1000000), 8 * mib, "8 MiB");
         FAIL() << "a resident cache beyond the budget was accepted";
@@ -152,7 +153,7 @@ TEST(StoragePlan, PoliciesFollowTheBudget) {
         (void)plan_storage(MemoryPolicy::kStreaming, toy(1000000), 100000, "100000");
         FAIL() << "a window beyond the budget was accepted";
     } catch (const DataError& e) {
-        EXPECT_NE(std::string(e.what()).find("one window of 4096 events"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("one window of 1024 events"), std::string::npos)
             << e.what();
     }
 }
@@ -186,9 +187,9 @@ TEST(StoragePlan, ReadBuffersAndScratchComeOutOfTheBudget) {
         return "accepted";
     };
     const std::string pages = refusal(3 * mib, mib);
-    EXPECT_NE(pages.find("needs at least 4.7 MiB for one window of 4096 events"), std::string::npos)
+    EXPECT_NE(pages.find("needs at least 4.2 MiB for one window of 1024 events"), std::string::npos)
         << pages;
-    EXPECT_NE(pages.find("raise the budget (Execution::memory) to at least 4.7 MiB"),
+    EXPECT_NE(pages.find("raise the budget (Execution::memory) to at least 4.2 MiB"),
               std::string::npos)
         << pages;
     EXPECT_NE(pages.find("smaller data pages"), std::string::npos) << pages;
@@ -392,11 +393,11 @@ TEST_F(StreamingTest, AStreamedNonPositiveValueNamesItsGlobalEvent) {
     const auto compiled = compile::compile_model(
         expr::Model(expr::scalar("x") * expr::parameter("s", {.initial = 1.0})));
     const std::span<const double> x = dataset_.column("x");
-    std::size_t first_bad = 3 * kReductionChunk;  // the first bad event after window 1
+    std::size_t first_bad = 12 * kReductionChunk;  // the first bad event after window 1
     while (x[first_bad] > 0.0) {
         ++first_bad;
     }
-    // Positive before it: shift the data so only events from chunk 3 on can be negative.
+    // Positive before it: shift the data so only events from chunk 12 on can be negative.
     std::vector<double> shifted(x.begin(), x.end());
     for (std::size_t i = 0; i < first_bad; ++i) {
         shifted[i] = std::abs(shifted[i]) + 0.5;
@@ -406,7 +407,7 @@ TEST_F(StreamingTest, AStreamedNonPositiveValueNamesItsGlobalEvent) {
     const std::vector<double> params{1.0};
     for (const MemoryPolicy policy : {MemoryPolicy::kResident, MemoryPolicy::kStreaming}) {
         const auto prepared = PreparedModel::prepare(compiled, EventData(data, policy),
-                                                     with_threads(2, budget_for_windows(2, 2)));
+                                                     with_threads(2, budget_for_windows(8, 2)));
         try {
             (void)prepared.reduce(params, ReductionTransform::kLogPositiveReal);
             FAIL() << "a negative value went under the log";

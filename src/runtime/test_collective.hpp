@@ -17,6 +17,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/runtime/collective.hpp>
+#include <laddu/runtime/reduce.hpp>
 
 namespace laddu::runtime::testing {
 
@@ -115,7 +116,7 @@ public:
 
     [[nodiscard]] std::vector<std::size_t>
     owned_chunks(std::size_t events, std::span<const std::size_t> /*fragments*/) const override {
-        const std::size_t chunks = (events + kChunk - 1) / kChunk;
+        const std::size_t chunks = (events + kReductionChunk - 1) / kReductionChunk;
         return owned_by(chunks, rank_, hub_->size(), partition_);
     }
 
@@ -129,8 +130,6 @@ public:
                    std::uint64_t fingerprint = kAnyFingerprint) const override {
         hub_->check(rank_, ok, kind, message, fingerprint);
     }
-
-    static constexpr std::size_t kChunk = 4096;  // runtime::kReductionChunk
 
 private:
     Hub* hub_;

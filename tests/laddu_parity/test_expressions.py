@@ -405,6 +405,8 @@ ELSEWHERE = {
     "LassoPenalty", "Likelihood", "LikelihoodProjection", "NLL", "Parity", "ParquetSink", "Particle",
     "Predicate", "RidgePenalty", "Vec3", "Vec4", "Vertex", "VertexFrame", "ganesh", "particles",
     "read_parquet", "backend", "capabilities", "mpi", "gpu",
+    # test_execution.py compares these:
+    "MemoryBudget", "MemoryPlan", "MemoryResource", "MemoryState",
     # test_quantum.py compares these:
     "AllowedPartialWave", "Isospin", "L", "MandelstamChannel", "PartialWave", "RuleCheck",
     "RuleReport", "RuleSet", "S", "SelectionRules", "Statistics",

@@ -22,6 +22,7 @@
 #include <laddu/likelihood/nll.hpp>
 #include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/prepared_model.hpp>
+#include <laddu/runtime/reduce.hpp>
 
 #include "../support/ksks_events.hpp"
 
@@ -29,7 +30,8 @@ namespace laddu {
 namespace {
 
 TEST(KMatrixMpi, ValueAndGradientAreBitIdenticalToOneProcess) {
-    const testing::KsKsEvents events = testing::generate_ksks(3 * 4096 + 777, 99);
+    const testing::KsKsEvents events =
+        testing::generate_ksks(3 * runtime::kReductionChunk + 777, 99);
     const data::Dataset dataset = events.dataset();
     const auto compiled = compile::compile_model(amplitudes::kmatrix_benchmark_model());
     std::vector<double> params(compiled.parameters.free_count(), 0.25);
@@ -39,7 +41,8 @@ TEST(KMatrixMpi, ValueAndGradientAreBitIdenticalToOneProcess) {
     for (const auto transform :
          {runtime::ReductionTransform::kLogPositiveReal, runtime::ReductionTransform::kReal}) {
         const auto expected = single.reduce_with_gradient(params, transform);
-        const std::vector<std::size_t> fragments{4096, 2000, events.size() - 6096};
+        const std::vector<std::size_t> fragments{runtime::kReductionChunk, 2000,
+                                                 events.size() - runtime::kReductionChunk - 2000};
         for (const auto partitioning :
              {distributed::Partitioning::kContiguous, distributed::Partitioning::kRows,
               distributed::Partitioning::kFileGroups}) {
@@ -79,8 +82,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 TEST(KMatrixMpi, NllValueAndGradientAreBitIdenticalToOneProcess) {
-    const data::Dataset data = testing::generate_ksks(3 * 4096 + 777, 21).dataset();
-    const data::Dataset accepted = testing::generate_ksks(4 * 4096 + 5, 22).dataset();
+    const data::Dataset data =
+        testing::generate_ksks(3 * runtime::kReductionChunk + 777, 21).dataset();
+    const data::Dataset accepted =
+        testing::generate_ksks(4 * runtime::kReductionChunk + 5, 22).dataset();
     const expr::Model model = amplitudes::kmatrix_benchmark_model();
     std::vector<double> params(model.parameters().free_count(), 0.25);
     params[3] = -0.6;
@@ -103,7 +108,8 @@ TEST(KMatrixMpi, NllValueAndGradientAreBitIdenticalToOneProcess) {
 
 TEST(KMatrixMpi, AMissingColumnOnOneRankRaisesOnEveryRankQuickly) {
     const auto& world = distributed::MpiContext::world();
-    const testing::KsKsEvents events = testing::generate_ksks(2 * 4096 + 10, 23);
+    const testing::KsKsEvents events =
+        testing::generate_ksks(2 * runtime::kReductionChunk + 10, 23);
     data::Dataset data = events.dataset();
     if (world.rank() == world.size() - 1) {
         // This rank's copy of the data lacks "pol_angle".
@@ -149,8 +155,10 @@ std::string shared_parquet_file(const data::Dataset& dataset, std::size_t row_gr
 
 TEST(KMatrixMpi, EachRankReadsOnlyItsRowGroupsAndTheSumsAreUnchanged) {
     const auto& world = distributed::MpiContext::world();
-    const data::Dataset dataset = testing::generate_ksks(6 * 4096 + 300, 24).dataset();
-    const std::string path = shared_parquet_file(dataset, 4096);  // 7 row groups
+    const data::Dataset dataset =
+        testing::generate_ksks(6 * runtime::kReductionChunk + 300, 24).dataset();
+    const std::string path =
+        shared_parquet_file(dataset, runtime::kReductionChunk);  // 7 row groups
     const auto compiled = compile::compile_model(amplitudes::kmatrix_benchmark_model());
     const std::vector<double> params(compiled.parameters.free_count(), 0.25);
     const auto transform = runtime::ReductionTransform::kLogPositiveReal;
@@ -176,8 +184,10 @@ TEST(KMatrixMpi, EachRankReadsOnlyItsRowGroupsAndTheSumsAreUnchanged) {
 
 TEST(KMatrixMpi, AnNllOverParquetReadsFewerRowGroupsPerRankAndIsUnchanged) {
     const auto& world = distributed::MpiContext::world();
-    const data::Dataset dataset = testing::generate_ksks(6 * 4096 + 300, 28).dataset();
-    const std::string path = shared_parquet_file(dataset, 4096);  // 7 row groups
+    const data::Dataset dataset =
+        testing::generate_ksks(6 * runtime::kReductionChunk + 300, 28).dataset();
+    const std::string path =
+        shared_parquet_file(dataset, runtime::kReductionChunk);  // 7 row groups
     const expr::Model model = amplitudes::kmatrix_benchmark_model();
     const std::vector<double> params(model.parameters().free_count(), 0.25);
     const auto source_of = [&] {
@@ -210,8 +220,9 @@ TEST(KMatrixMpi, AnNllOverParquetReadsFewerRowGroupsPerRankAndIsUnchanged) {
 
 TEST(KMatrixMpi, AFileMissingOnOneRankRaisesOnEveryRankQuickly) {
     const auto& world = distributed::MpiContext::world();
-    const data::Dataset dataset = testing::generate_ksks(4096 + 300, 25).dataset();
-    const std::string path = shared_parquet_file(dataset, 4096);
+    const data::Dataset dataset =
+        testing::generate_ksks(runtime::kReductionChunk + 300, 25).dataset();
+    const std::string path = shared_parquet_file(dataset, runtime::kReductionChunk);
     const std::string mine = world.rank() == world.size() - 1 ? path + ".absent" : path;
     auto partitioning = distributed::Partitioning::kContiguous;
     const runtime::Execution execution = serial(&partitioning);
@@ -237,8 +248,10 @@ TEST(KMatrixMpi, AFileMissingOnOneRankRaisesOnEveryRankQuickly) {
 }
 
 TEST(KMatrixMpi, ADistributedFitEqualsTheOneProcessFit) {
-    const data::Dataset data = testing::generate_ksks(2 * 4096 + 500, 26).dataset();
-    const data::Dataset accepted = testing::generate_ksks(3 * 4096 + 100, 27).dataset();
+    const data::Dataset data =
+        testing::generate_ksks(2 * runtime::kReductionChunk + 500, 26).dataset();
+    const data::Dataset accepted =
+        testing::generate_ksks(3 * runtime::kReductionChunk + 100, 27).dataset();
     // Four free parameters (the others fixed at the benchmark's 0.25) keep the fit short.
     expr::Model model = amplitudes::kmatrix_benchmark_model();
     const std::vector<std::string> names = model.parameters().free_names();

@@ -33,7 +33,7 @@ def main() -> int:
     try:
         ld.Execution(mpi=True, partitioning="blocks")
         problems.append("an unknown partitioning was accepted")
-    except ld.ModelError:
+    except ValueError:  # laddu's type for a bad option
         pass
     if ld.mpi.is_root():
         print(f"{size} ranks: " + ("; ".join(problems) if problems else "same as one process"))

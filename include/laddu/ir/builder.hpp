@@ -25,6 +25,10 @@ class Builder {
 public:
     Builder() = default;
 
+    /// Continues `program`: its instructions, inputs, parameters and outputs stay, and new
+    /// instructions are appended after them.
+    explicit Builder(Program program);
+
     /// A Real constant.
     ValueId const_real(double value);
 

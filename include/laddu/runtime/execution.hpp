@@ -1,12 +1,14 @@
 // laddu/runtime/execution.hpp: how a model is run: device, threads, precision, autodiff mode,
-// JIT policy and the host-memory budget.
+// JIT policy, the host-memory budget and where memory decisions are recorded.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/expected.hpp>
@@ -24,7 +26,8 @@ using AutodiffMode = autodiff::AutodiffMode;
 /// Whether to compile kernels with the LLVM JIT: when available (kAuto), required, or never.
 enum class JitPolicy : std::uint8_t { kAuto, kEnabled, kDisabled };
 
-/// A host-memory budget: a fixed byte count, or a fraction of MemAvailable at resolve time.
+/// A host-memory budget (laddu's MemoryBudget): no limit, "auto", a byte count, or a percentage
+/// of MemTotal or MemAvailable, read from /proc/meminfo when the budget is resolved.
 class MemoryPlan {
 public:
     /// No limit (the default).
@@ -33,34 +36,77 @@ public:
     /// A budget of exactly `bytes`.
     [[nodiscard]] static MemoryPlan bytes(std::size_t bytes);
 
-    /// A budget of `percent` (0 < percent <= 100) of MemAvailable, read when resolved.
+    /// laddu's "auto": 80% of MemAvailable (50% of MemTotal when MemAvailable is not reported).
+    [[nodiscard]] static MemoryPlan automatic();
+
+    /// A budget of `percent` (0 < percent <= 100) of MemAvailable, read when resolved. Throws
+    /// ModelError outside that range.
     [[nodiscard]] static MemoryPlan fraction_of_available(double percent);
 
-    /// Parses "2 GiB", "512 MiB", "1.5GB", "4096", "4096 B", "70% available" or "70%". Binary
-    /// units KiB/MiB/GiB/TiB, decimal kB/KB/MB/GB/TB, case-insensitive, space optional. Throws
-    /// ModelError naming the text and the accepted forms when it cannot parse.
+    /// A budget of `percent` (0 < percent <= 100) of MemTotal, read when resolved. Throws
+    /// ModelError outside that range.
+    [[nodiscard]] static MemoryPlan fraction_of_total(double percent);
+
+    /// Parses laddu's budget text, case-insensitive, spaces optional: "auto"; a decimal number
+    /// of bytes with an optional unit, "4096", "4096 B", "1.5 GB", "2 GiB" (units b, byte,
+    /// bytes, kB/MB/GB/TB, KiB/MiB/GiB/TiB; fractions of a byte round down, the number must not
+    /// be all zeros and the result must fit in 64 bits); a percentage "50% total" or "50%" (of
+    /// MemTotal) or "70% available" ("free", "remaining", "of available": of MemAvailable).
+    /// Throws ModelError naming the text and the accepted forms when it cannot parse.
     [[nodiscard]] static MemoryPlan parse(std::string_view text);
 
     /// True when no budget was set.
     [[nodiscard]] bool is_unlimited() const noexcept { return kind_ == Kind::kUnlimited; }
 
-    /// The budget in bytes: SIZE_MAX when unlimited; a fraction reads /proc/meminfo (throws
-    /// DataError if MemAvailable cannot be read).
+    /// The budget in bytes: SIZE_MAX when unlimited; a percentage is floor(fraction × the
+    /// /proc/meminfo value), which throws BackendError when /proc/meminfo cannot be read (a
+    /// system other than Linux: give the budget in bytes there).
     [[nodiscard]] std::size_t resolve() const;
 
-    /// "unlimited", "2147483648 bytes" or "70% of available".
+    /// laddu's spelling: "auto", "2147483648 B", "70% available", "50% total"; or "unlimited".
     [[nodiscard]] std::string to_string() const;
 
 private:
-    enum class Kind : std::uint8_t { kUnlimited, kBytes, kFraction };
+    enum class Kind : std::uint8_t { kUnlimited, kAuto, kBytes, kOfAvailable, kOfTotal };
 
     Kind kind_ = Kind::kUnlimited;
     std::size_t bytes_ = 0;
-    double percent_ = 0.0;
+    double fraction_ = 0.0;  ///< percent / 100, as laddu stores it
 };
+
+/// A value of /proc/meminfo (or another file in its format) in bytes: the line `key` ("MemTotal",
+/// "MemAvailable"), whose value is in kB. A BackendError-kind failure says why it could not be
+/// read.
+[[nodiscard]] Expected<std::size_t> meminfo_bytes(const std::string& path, std::string_view key);
 
 /// MemAvailable from /proc/meminfo, in bytes, or why it could not be read.
 [[nodiscard]] Expected<std::size_t> available_host_memory();
+
+/// MemTotal from /proc/meminfo, in bytes, or why it could not be read.
+[[nodiscard]] Expected<std::size_t> total_host_memory();
+
+struct MemoryReport;  // prepared_model.hpp
+
+/// The memory reports of the work prepared with one Execution, in the order it was prepared.
+/// Every copy of the Execution shares the log, so work prepared with a copy (a likelihood term
+/// keeps one) is recorded too. Thread-safe.
+class MemoryReportLog {
+public:
+    MemoryReportLog();
+    MemoryReportLog(const MemoryReportLog&) = delete;
+    MemoryReportLog& operator=(const MemoryReportLog&) = delete;
+    ~MemoryReportLog();
+
+    /// Appends the report of a PreparedModel that prepare() has just built.
+    void record(const MemoryReport& report);
+
+    /// The reports recorded so far.
+    [[nodiscard]] std::vector<MemoryReport> reports() const;
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<MemoryReport> reports_;
+};
 
 /// Options for running a model.
 struct Execution {
@@ -76,6 +122,9 @@ struct Execution {
     /// the same model and prepares the same global data; each caches only the chunks it owns
     /// and reductions are merged across processes (distributed::mpi_collective() over MPI).
     std::shared_ptr<const Collective> collective;
+    /// Where PreparedModel::prepare records its memory report (nullptr: nowhere). Python's
+    /// ld.Execution sets one, for memory_decisions() and memory_report().
+    std::shared_ptr<MemoryReportLog> memory_log;
 
     /// The thread count to use: `threads`, or std::thread::hardware_concurrency() (at least 1,
     /// at most kMaxThreads).

@@ -27,7 +27,7 @@ enum class ReductionTransform : std::uint8_t {
 [[nodiscard]] std::string_view transform_name(ReductionTransform transform) noexcept;
 
 /// Events per reduction chunk: the unit of parallel work and of deterministic merging.
-inline constexpr std::size_t kReductionChunk = 4096;
+inline constexpr std::size_t kReductionChunk = 1024;
 
 /// Merges chunk partials in order with AccurateSum (push each partial, then finish).
 [[nodiscard]] double merge_partials(std::span<const double> partials) noexcept;
