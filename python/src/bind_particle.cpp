@@ -17,6 +17,7 @@
 #include <laddu/physics/selection_rules.hpp>
 
 #include "bindings.hpp"
+#include "conversions.hpp"
 
 namespace py = pybind11;
 
@@ -42,17 +43,6 @@ T required(const std::optional<T>& value, const char* property) {
 
 std::optional<physics::Parity> opt_parity(const py::object& v) {
     return v.is_none() ? std::nullopt : std::optional(quantum_extract_parity(v));
-}
-
-std::string debug_quoted(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out.push_back('\\');
-        }
-        out.push_back(c);
-    }
-    return out + "\"";
 }
 
 physics::RuleKind rule_kind(const std::string& name) {

@@ -100,18 +100,6 @@ std::array<Expr, N> production(const py::sequence& values, const char* function)
     }(std::make_index_sequence<N>{});
 }
 
-// Rust's {:?} of a string, which laddu's reprs use.
-std::string debug_quoted(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            out.push_back('\\');
-        }
-        out.push_back(c);
-    }
-    return out + "\"";
-}
-
 // laddu's Edge(name, *, p4=None, particle=None, output=True); p4 may also be a Vec4 (ours).
 physics::Edge make_edge(const std::string& name, const py::object& p4,
                         const std::optional<physics::ParticleProperties>& particle, bool output) {

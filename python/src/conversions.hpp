@@ -18,6 +18,18 @@ namespace laddu::python {
 /// bind_event_data.cpp).
 [[nodiscard]] std::string fs_path(const pybind11::handle& path);
 
+/// Rust's {:?} of a string (quotes, with " and \ escaped), which laddu's reprs use.
+[[nodiscard]] inline std::string debug_quoted(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out.push_back('\\');
+        }
+        out.push_back(c);
+    }
+    return out + "\"";
+}
+
 /// The Python type name of `value` ("list", "numpy.ndarray"), for messages.
 [[nodiscard]] inline std::string python_type_name(const pybind11::handle& value) {
     const pybind11::handle type = pybind11::type::handle_of(value);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -93,12 +94,19 @@ public:
 [[nodiscard]] std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,
                                                                          ir::Precision precision);
 
+/// How often a program runs over the same events: what its compile time is weighed against.
+enum class Passes : std::uint8_t {
+    kOnce,  ///< once per preparation (precompute, the normalisation matrix)
+    kMany,  ///< once per evaluation (the evaluate and gradient programs of a fit)
+};
+
 /// The kernel the JIT policy asks for: kDisabled gives the interpreter; kEnabled the JIT or a
-/// BackendError saying why not; kAuto the JIT when it is built and `events` is large enough
-/// to repay its compile time, else the interpreter (a JIT failure is logged once).
+/// BackendError saying why not; kAuto the JIT when it is built and repays its compile time, so
+/// for a program run kMany times over at least kJitBreakEvenEvents events, else the
+/// interpreter (a JIT failure is logged once).
 [[nodiscard]] std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
                                                                ir::Precision precision,
-                                                               JitPolicy policy,
-                                                               std::size_t events);
+                                                               JitPolicy policy, std::size_t events,
+                                                               Passes passes);
 
 }  // namespace laddu::runtime::detail

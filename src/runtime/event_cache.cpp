@@ -79,8 +79,8 @@ EventCache EventCache::build(const ir::Program& precompute, const ir::Program& e
                              const ir::ColumnView& inputs, std::span<const double> weights,
                              ThreadPool* pool, ir::Precision storage, JitPolicy jit) {
     check_programs_match(precompute, evaluate);
-    const std::shared_ptr<const detail::ChunkKernel> kernel =
-        detail::select_kernel(precompute, ir::Precision::kF64, jit, inputs.events);
+    const std::shared_ptr<const detail::ChunkKernel> kernel = detail::select_kernel(
+        precompute, ir::Precision::kF64, jit, inputs.events, detail::Passes::kOnce);
     return build(*kernel, evaluate, inputs, weights, pool, storage);
 }
 

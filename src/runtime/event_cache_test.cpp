@@ -1,4 +1,5 @@
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/runtime/event_cache.hpp>
+#include <laddu/runtime/reduce.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
 namespace laddu::runtime {
@@ -71,6 +73,45 @@ TEST(EventCache, BuildRunsThePrecomputeProgram) {
         }
         EXPECT_NEAR(cache.sum_weights(), static_cast<double>(naive), 1e-9);
         EXPECT_EQ(cache.weights()[3], w[3]);
+    }
+}
+
+// The JIT runs precompute with the interpreter's bits (f64 kernels round like it), in double
+// and in float storage.
+TEST(EventCache, TheJitFillsTheSameBitsAsTheInterpreter) {
+    std::vector<double> x(2 * kReductionChunk + 37);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = 0.37 * static_cast<double>(i) - 250.0;
+    }
+    const std::vector<std::span<const double>> columns{x};
+    ThreadPool pool(2);
+    for (const ir::Precision storage : {ir::Precision::kF64, ir::Precision::kF32}) {
+        const EventCache interpreted =
+            EventCache::build(precompute_program(), evaluate_program(), columns, {}, &pool, storage,
+                              JitPolicy::kDisabled);
+        std::optional<EventCache> jit;
+        try {
+            jit.emplace(EventCache::build(precompute_program(), evaluate_program(), columns, {},
+                                          &pool, storage, JitPolicy::kEnabled));
+        } catch (const BackendError& error) {
+            EXPECT_NE(std::string(error.what()).find("without LLVM"), std::string::npos)
+                << error.what();
+            GTEST_SKIP() << "built without the JIT";
+        }
+        const EventCache& compiled = *jit;
+        const auto a = interpreted.view();
+        const auto b = compiled.view();
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (storage == ir::Precision::kF64) {
+                ASSERT_EQ(a.columns[0].re[i], b.columns[0].re[i]) << i;
+                ASSERT_EQ(a.columns[1].re[i], b.columns[1].re[i]) << i;
+                ASSERT_EQ(a.columns[1].im[i], b.columns[1].im[i]) << i;
+            } else {
+                ASSERT_EQ(a.columns[0].re32[i], b.columns[0].re32[i]) << i;
+                ASSERT_EQ(a.columns[1].re32[i], b.columns[1].re32[i]) << i;
+                ASSERT_EQ(a.columns[1].im32[i], b.columns[1].im32[i]) << i;
+            }
+        }
     }
 }
 

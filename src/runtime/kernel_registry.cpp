@@ -14,20 +14,24 @@ namespace laddu::runtime::detail {
 
 namespace {
 
-// Under kAuto the JIT is used from this many events on. Measured (docs/jit.md, bench/README.md):
-// the K-matrix evaluate program and its fused log reduction compile in ~30 ms and then save
+// Under kAuto a program run once per evaluation gets the JIT from this many events on: the
+// K-matrix evaluate program and its fused log reduction compile in ~30 ms and then save
 // ~0.05 us per event per evaluation (the NLL value: interpreter ~6.5 ms, JIT ~1.4 ms per 1e5
 // events); a fit evaluates hundreds of times, so a few thousand events repay the compile within
-// one fit. Small programs compile faster.
+// one fit. A program run once per preparation never repays it: the K-matrix benchmark's
+// precompute program (per-event complex solves and library calls, which the JIT leaves scalar)
+// prepares 1e6 events in 5.0 s with the JIT and 4.7 s with the interpreter
+// (`laddu-cpp bench kmatrix --jit on|off`, prepare_seconds), so kAuto keeps those on the
+// interpreter.
 constexpr std::size_t kJitBreakEvenEvents = 2048;
 
 }  // namespace
 
 std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
                                                  ir::Precision precision, JitPolicy policy,
-                                                 std::size_t events) {
+                                                 std::size_t events, Passes passes) {
     if (policy == JitPolicy::kDisabled ||
-        (policy == JitPolicy::kAuto && events < kJitBreakEvenEvents)) {
+        (policy == JitPolicy::kAuto && (passes == Passes::kOnce || events < kJitBreakEvenEvents))) {
         return make_interpreter_kernel(program, precision);
     }
 #if LADDU_HAVE_JIT

@@ -154,8 +154,9 @@ std::vector<std::complex<double>> normalization_matrix(const compile::Normalizat
             EventWindows::open(accepted, inputs, collective, "the accepted Monte Carlo");
         global_chunks = windows.global_chunks();
         // Every process selects by the global event count, so all run the same backend.
-        const std::shared_ptr<const detail::ChunkKernel> kernel = detail::select_kernel(
-            d.amplitude_program, ir::Precision::kF64, execution.jit, windows.global_events());
+        const std::shared_ptr<const detail::ChunkKernel> kernel =
+            detail::select_kernel(d.amplitude_program, ir::Precision::kF64, execution.jit,
+                                  windows.global_events(), detail::Passes::kOnce);
         records = chunk_records(d, *kernel, windows, execution);
     });
     if (collective != nullptr) {

@@ -111,16 +111,20 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             // backend. The kernels come before the plan, which counts their scratch.
             const std::size_t all_events = windows.global_events();
             state->value = detail::select_kernel(model.evaluate, execution.precision, execution.jit,
-                                                 all_events);
+                                                 all_events, detail::Passes::kMany);
             const ir::Program gradient = autodiff::gradient(
                 model.evaluate, autodiff::GradientOptions{.mode = execution.autodiff,
                                                           .component = autodiff::Component::kReal});
-            state->gradient =
-                detail::select_kernel(gradient, execution.precision, execution.jit, all_events);
+            state->gradient = detail::select_kernel(gradient, execution.precision, execution.jit,
+                                                    all_events, detail::Passes::kMany);
             if (state->has_precompute) {
-                // Precompute always runs in f64; an f32 cache rounds its outputs once.
-                state->precompute_kernel = detail::select_kernel(
-                    model.precompute, ir::Precision::kF64, execution.jit, all_events);
+                // Precompute always runs in f64; an f32 cache rounds its outputs once. Counted as
+                // one pass even when streaming re-runs it per window: its per-event solves and
+                // library calls stay scalar under the JIT, which then saves no time per pass
+                // (kernel_registry.cpp).
+                state->precompute_kernel =
+                    detail::select_kernel(model.precompute, ir::Precision::kF64, execution.jit,
+                                          all_events, detail::Passes::kOnce);
             }
 
             // Every worker of a pass binds a kernel (or builds a window's cache) at once.

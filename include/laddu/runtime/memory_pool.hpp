@@ -1,0 +1,165 @@
+// laddu/runtime/memory_pool.hpp: one host-memory budget shared by all the work prepared with an
+// Execution, handed out as leases.
+//
+// A MemoryPool holds the budget of an Execution's MemoryPlan, resolved once when the pool is
+// made. Work that holds memory for a while takes a MemoryLease of its planned peak and gives
+// the bytes back when the lease is destroyed: a PreparedModel leases its resident cache, or its
+// streaming window with the read buffers and scratch, for as long as it lives; the
+// normalisation matrix leases its read windows while it runs. Each plans against available()
+// (the budget less what is leased), so an NLL's data, its accepted Monte Carlo and every other
+// term prepared with the same Execution (or a copy of it) fit the one budget together.
+//
+// The pool is also the execution's decision log: every lease granted, released or refused, and
+// the MemoryReport of every PreparedModel prepared with it.
+//
+// Example:
+//   runtime::Execution execution{.memory = runtime::MemoryPlan::parse("2 GiB")};
+//   execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
+//   const runtime::MemoryLease lease = execution.memory_pool->lease(bytes, "a staging buffer");
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
+
+namespace laddu::runtime {
+
+class MemoryPool;
+
+/// Bytes of a MemoryPool held by one piece of work; destroying (or releasing) the lease gives
+/// them back. Move-only; a default-constructed lease holds nothing.
+class MemoryLease {
+public:
+    MemoryLease() = default;
+    MemoryLease(MemoryLease&& other) noexcept;
+    MemoryLease& operator=(MemoryLease&& other) noexcept;
+    MemoryLease(const MemoryLease&) = delete;
+    MemoryLease& operator=(const MemoryLease&) = delete;
+    ~MemoryLease();
+
+    /// The bytes held (0 once released).
+    [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+
+    /// Gives the bytes back now (nothing when already released).
+    void release() noexcept;
+
+private:
+    friend class MemoryPool;
+
+    MemoryLease(std::shared_ptr<MemoryPool> pool, std::uint64_t id, std::size_t bytes) noexcept
+        : pool_(std::move(pool)), id_(id), bytes_(bytes) {}
+
+    std::shared_ptr<MemoryPool> pool_;
+    std::uint64_t id_ = 0;
+    std::size_t bytes_ = 0;
+};
+
+/// One entry of a pool's decision log.
+struct LeaseDecision {
+    enum class Kind : std::uint8_t {
+        kGranted,   ///< the bytes were leased
+        kReleased,  ///< a lease gave its bytes back
+        kRefused,   ///< more bytes were asked for than were available
+    };
+
+    Kind kind = Kind::kGranted;
+    std::string label;       ///< who asked, e.g. "the data (resident cache)"
+    std::size_t bytes = 0;   ///< the bytes asked for, or given back
+    std::size_t leased = 0;  ///< the pool's leased bytes after the decision
+};
+
+/// A lease that is held now.
+struct ActiveLease {
+    std::string label;
+    std::size_t bytes = 0;
+};
+
+/// The host-memory budget of an Execution and its copies, handed out as leases, and the record
+/// of what was leased, released and refused. Thread-safe. Make it with std::make_shared (a
+/// lease keeps its pool alive).
+class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
+public:
+    /// A pool of `plan`'s budget, resolved now (MemoryPlan::resolve: BackendError for a
+    /// percentage where /proc/meminfo cannot be read).
+    explicit MemoryPool(const MemoryPlan& plan);
+
+    /// A pool of `budget` bytes (SIZE_MAX: unlimited), named `budget_text` in messages.
+    MemoryPool(std::size_t budget, std::string budget_text);
+
+    MemoryPool(const MemoryPool&) = delete;
+    MemoryPool& operator=(const MemoryPool&) = delete;
+    ~MemoryPool();
+
+    /// The budget in bytes (SIZE_MAX: unlimited).
+    [[nodiscard]] std::size_t budget() const noexcept { return budget_; }
+
+    /// The budget as the plan spells it ("2147483648 B", "70% available", "unlimited").
+    [[nodiscard]] const std::string& budget_text() const noexcept { return budget_text_; }
+
+    /// True when the budget is unlimited: every lease is granted.
+    [[nodiscard]] bool is_unlimited() const noexcept;
+
+    /// The bytes leased now.
+    [[nodiscard]] std::size_t leased() const;
+
+    /// The budget less the bytes leased now (SIZE_MAX when unlimited).
+    [[nodiscard]] std::size_t available() const;
+
+    /// Leases `bytes` for `label` (who holds them, e.g. "the data (resident cache)"). Throws
+    /// DataError when fewer are available, naming the request, the budget, what every current
+    /// lease holds and the budget that would fit them all.
+    [[nodiscard]] MemoryLease lease(std::size_t bytes, std::string label);
+
+    /// Leases `bytes` for `label`, or nothing (logged as refused) when fewer are available.
+    [[nodiscard]] std::optional<MemoryLease> try_lease(std::size_t bytes, std::string label);
+
+    /// What the current leases hold, for messages: "the data (resident cache) holds 1.2 MiB,
+    /// the accepted Monte Carlo (streaming windows) holds 0.5 MiB", or "nothing is leased".
+    [[nodiscard]] std::string holders() const;
+
+    /// The leases held now, oldest first.
+    [[nodiscard]] std::vector<ActiveLease> leases() const;
+
+    /// Every lease granted, released and refused, in order.
+    [[nodiscard]] std::vector<LeaseDecision> decisions() const;
+
+    /// Appends the report of a PreparedModel prepared with this pool's execution.
+    void record(const MemoryReport& report);
+
+    /// The reports recorded so far, in the order the models were prepared.
+    [[nodiscard]] std::vector<MemoryReport> reports() const;
+
+private:
+    friend class MemoryLease;
+
+    struct Held {
+        std::uint64_t id = 0;
+        ActiveLease lease;
+    };
+
+    void give_back(std::uint64_t id) noexcept;
+    [[nodiscard]] std::string holders_locked() const;
+
+    const std::size_t budget_;
+    const std::string budget_text_;
+    mutable std::mutex mutex_;
+    std::size_t leased_ = 0;
+    std::uint64_t next_id_ = 1;
+    std::vector<Held> held_;
+    std::vector<LeaseDecision> decisions_;
+    std::vector<MemoryReport> reports_;
+};
+
+/// The pool `execution` plans against: its memory_pool, or, when it has none, a new pool of its
+/// budget that only the caller's work shares.
+[[nodiscard]] std::shared_ptr<MemoryPool> pool_of(const Execution& execution);
+
+}  // namespace laddu::runtime
