@@ -32,9 +32,8 @@
 #include <laddu/runtime/prepared_model.hpp>
 
 #include "../tests/support/ksks_events.hpp"
+#include "child_process.hpp"
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -127,45 +126,6 @@ double peak_rss_mib() {
     return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
-// Runs fn in a child process; returns the bytes it writes to the pipe.
-template <typename Fn>
-std::vector<double> in_child(Fn fn) {
-    int fds[2];
-    if (pipe(fds) != 0) {
-        throw std::runtime_error("pipe failed");
-    }
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        int status = 0;
-        try {
-            const std::vector<double> out = fn();
-            const auto bytes = static_cast<ssize_t>(out.size() * sizeof(double));
-            if (write(fds[1], out.data(), static_cast<std::size_t>(bytes)) != bytes) {
-                status = 1;
-            }
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "child: %s\n", e.what());
-            status = 1;
-        }
-        close(fds[1]);
-        _exit(status);
-    }
-    close(fds[1]);
-    std::vector<double> out;
-    double value = 0.0;
-    while (read(fds[0], &value, sizeof(double)) == static_cast<ssize_t>(sizeof(double))) {
-        out.push_back(value);
-    }
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        throw std::runtime_error("child process failed");
-    }
-    return out;
-}
-
 void write_events(const Options& o) {
     const testing::KsKsEvents events = testing::generate_ksks(o.events, 2026);
     data::ParquetWriteOptions options;
@@ -191,7 +151,7 @@ int main(int argc, char** argv) {
         const Options o = parse(argc, argv);
         if (!std::filesystem::exists(o.file)) {
             std::printf("writing %zu events to %s\n", o.events, o.file.c_str());
-            (void)in_child([&] {
+            (void)bench::in_child([&] {
                 write_events(o);
                 return std::vector<double>{};
             });
@@ -304,7 +264,7 @@ int main(int argc, char** argv) {
             status = 1;
         }
         if (o.compare) {
-            const std::vector<double> resident = in_child([&] {
+            const std::vector<double> resident = bench::in_child([&] {
                 runtime::Execution unlimited = execution;
                 unlimited.memory = {};
                 const auto r = runtime::PreparedModel::prepare(

@@ -124,6 +124,8 @@ __all__ = [
     "RidgePenalty",
     "LassoPenalty",
     "Likelihood",
+    "LikelihoodDiagnostics",
+    "DatasetDiagnostics",
     "FitResult",
     "LikelihoodProjection",
     "BootstrapResult",
@@ -134,12 +136,15 @@ __all__ = [
 ]
 
 from . import ganesh  # noqa: E402  (laddu's minimiser vocabulary: MaxSteps, configs)
-from . import _analysis  # noqa: E402  (NLL/ExtendedNLL keeping their inputs; projection, bootstrap_fit)
+from . import _analysis  # noqa: E402  (NLL/ExtendedNLL keeping their inputs; Likelihood(execution=), diagnostics, projection, bootstrap_fit)
 
 _PYTHON = {
     "ganesh": ganesh,
     "NLL": _analysis.NLL,
     "ExtendedNLL": _analysis.ExtendedNLL,
+    "Likelihood": _analysis.Likelihood,
+    "LikelihoodDiagnostics": _analysis.LikelihoodDiagnostics,
+    "DatasetDiagnostics": _analysis.DatasetDiagnostics,
     "LadduError": _core.Error,  # laddu's name for the base class
 }
 globals().update({name: _PYTHON.get(name) or getattr(_core, name) for name in __all__})

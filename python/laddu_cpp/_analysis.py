@@ -1,8 +1,12 @@
 """The parts of laddu's likelihood API that need a term's model and datasets after construction.
 
 ``NLL`` and ``ExtendedNLL`` here are the compiled classes plus the ``model``, ``data``,
-``accepted_mc`` and ``execution`` they were built from, which lets a ``Likelihood``
+``accepted_mc`` and ``execution`` they were built from (and the seconds building took), which
+lets a ``Likelihood``
 
+* prepare its terms again with its own ``execution=``, as laddu prepares every term with the
+  likelihood's execution,
+* report ``diagnostics()`` (laddu's ``LikelihoodDiagnostics`` and ``DatasetDiagnostics``),
 * project a term by its name, and onto generated MC (``acceptance_corrected=True``), and
 * refit Poisson-bootstrap replicas of its data (``bootstrap_fit``),
 
@@ -13,26 +17,204 @@ from __future__ import annotations
 
 import math
 import operator
+import time
 
 import numpy as np
 
 from . import _core
 
 
+def _build_term(term, base, model, data, accepted_mc, execution, name):
+    # An explicit Execution (rather than None) gives the same bits and leaves the memory
+    # decisions of the term's preparation readable afterwards (execution.memory_decisions()).
+    if execution is None:
+        execution = _core.Execution()
+    start = time.perf_counter()
+    base.__init__(term, model, data=data, accepted_mc=accepted_mc, execution=execution, name=name)
+    term.prepare_seconds = time.perf_counter() - start
+    term.model, term.data, term.accepted_mc, term.execution = model, data, accepted_mc, execution
+
+
 class NLL(_core.NLL):
-    """N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL)."""
+    """N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL).
+
+    ``prepare_seconds`` is the wall time building the term took (compiling the model, preparing
+    the data and the accepted MC or the normalisation matrix)."""
 
     def __init__(self, model, *, data, accepted_mc, execution=None, name="nll"):
-        super().__init__(model, data=data, accepted_mc=accepted_mc, execution=execution, name=name)
-        self.model, self.data, self.accepted_mc, self.execution = model, data, accepted_mc, execution
+        _build_term(self, _core.NLL, model, data, accepted_mc, execution, name)
 
 
 class ExtendedNLL(_core.ExtendedNLL):
-    """Σ_acc w I − Σ_data w ln I (laddu's extended NLL)."""
+    """Σ_acc w I − Σ_data w ln I (laddu's extended NLL); ``prepare_seconds`` as for NLL."""
 
     def __init__(self, model, *, data, accepted_mc, execution=None, name="extended_nll"):
-        super().__init__(model, data=data, accepted_mc=accepted_mc, execution=execution, name=name)
-        self.model, self.data, self.accepted_mc, self.execution = model, data, accepted_mc, execution
+        _build_term(self, _core.ExtendedNLL, model, data, accepted_mc, execution, name)
+
+
+def _with_execution(term, execution):
+    """`term` prepared with `execution`: itself when it already is (or is a penalty), else the
+    same term built again from its model and datasets."""
+    if not isinstance(term, _core.UnbinnedNLL) or getattr(term, "execution", None) is execution:
+        return term
+    if not hasattr(term, "model"):
+        raise _core.ModelError(
+            f"term '{term.name}' was not built with ld.NLL or ld.ExtendedNLL, so it cannot be "
+            "prepared again with the likelihood's execution; build it with ld.NLL"
+        )
+    return type(term)(term.model, data=term.data, accepted_mc=term.accepted_mc, execution=execution, name=term.name)
+
+
+class Likelihood(_core.Likelihood):
+    """A sum of terms sharing parameters by name (laddu's ``Likelihood(terms, *, execution=None)``).
+
+    With ``execution``, every NLL and ExtendedNLL term runs with it: a term built with another
+    execution object is built again from its model and datasets with this one (its results are
+    then bit-identical to building the term with ``execution`` directly; the term passed in is
+    left as it was). Without it the terms keep the executions they were built with. Penalties
+    are used as they are."""
+
+    def __init__(self, terms, *, execution=None):
+        terms = list(terms)
+        if execution is not None:
+            if not isinstance(execution, _core.Execution):
+                raise TypeError(f"execution must be an ld.Execution, not {type(execution).__name__}")
+            terms = [_with_execution(term, execution) for term in terms]
+        super().__init__(terms)
+        # Holding the Python objects keeps their model, datasets and execution attributes.
+        self._terms = terms
+        self.execution = execution
+
+    @property
+    def terms(self):
+        """The terms, in order (those prepared with ``execution`` where it was given)."""
+        return list(self._terms)
+
+    def diagnostics(self):
+        """laddu's ``LikelihoodDiagnostics``: per-dataset preparation records, evaluation counts
+        and the memory decisions of the execution (of each term's execution when the likelihood
+        has none)."""
+        datasets = []
+        for term in self._terms:
+            if isinstance(term, _core.UnbinnedNLL):
+                info = term._info()
+                seconds = getattr(term, "prepare_seconds", None)
+                datasets.append(DatasetDiagnostics(term.name, "observed", info, info["data"], seconds))
+                datasets.append(DatasetDiagnostics(term.name, "accepted_mc", info, info["accepted"], seconds))
+        if self.execution is not None:
+            executions = [self.execution]
+        else:
+            executions = []
+            for term in self._terms:
+                execution = getattr(term, "execution", None)
+                if execution is not None and all(execution is not e for e in executions):
+                    executions.append(execution)
+        decisions = [decision for execution in executions for decision in execution.memory_decisions()]
+        objective, gradient = self._evaluation_counts
+        return LikelihoodDiagnostics(datasets, objective, gradient, decisions)
+
+
+def _read_only(name, doc):
+    return property(lambda self: self._fields[name], doc=doc)
+
+
+class DatasetDiagnostics:
+    """How one dataset of a likelihood term was prepared (laddu's ``DatasetDiagnostics``).
+
+    laddu's fields, filled from the prepared term. ``normalization_cache_reused``,
+    ``normalization_tag_reused_parent``, ``normalization_fallback_reason`` and
+    ``source_traversals`` are always None: laddu-cpp keeps no normalisation cache, no tag
+    projections of it, no reason for not decomposing a model, and does not count reads. The
+    other normalisation fields are None for the observed data (as in laddu) and for accepted MC
+    evaluated by a pass over its events, except ``normalization_strategy`` (``"general"``).
+    ``sum_weights`` and ``local_batches`` are None for accepted MC folded into the Hermitian
+    matrix, which keeps no events.
+
+    laddu-cpp's own fields: ``backend`` (``"interpreter"`` or ``"jit"``, the term's),
+    ``bytes_per_event`` and ``cache_bytes`` (the cache plan: its bytes per event and in all),
+    ``cache_columns`` (the resident cache's slots), ``memory_decision`` (why it is resident or
+    streamed), ``prepare_seconds`` (the whole term's build time, the same for both of its
+    datasets); None where the dataset has no event cache."""
+
+    def __init__(self, term, role, info, events, prepare_seconds):
+        memory = events["memory"]
+        fast = role == "accepted_mc" and info["fast_normalization"]
+        resident = memory is None or memory["resident"]
+        if memory is None:
+            batches = None
+        elif resident:
+            batches = 1 if events["local_events"] else 0
+        else:
+            batches = -(-events["local_events"] // max(memory["window_events"], 1))
+        accepted = role == "accepted_mc"
+        self._fields = {
+            "term": term,
+            "role": role,
+            "storage": "resident" if resident else "streaming",
+            "local_events": events["local_events"],
+            "global_events": events["events"],
+            "local_batches": batches,
+            "sum_weights": events["sum_weights"],
+            "resident_bytes": events["resident_bytes"],
+            "uses_quadratic_normalization": fast,
+            "normalization_strategy": ("hermitian" if fast else "general") if accepted else None,
+            "normalization_basis_count": info["normalization_terms"] if fast else None,
+            "normalization_coherent_group_count": info["normalization_groups"] if fast else None,
+            "normalization_has_residual": False if fast else None,
+            "normalization_retained_bytes": info["normalization_bytes"] if fast else None,
+            "normalization_preparation_passes": None,
+            "normalization_cache_reused": None,
+            "normalization_tag_reused_parent": None,
+            "normalization_fallback_reason": None,
+            "source_traversals": None,
+            "backend": info["backend"],
+            "bytes_per_event": None if memory is None else memory["bytes_per_event"],
+            "cache_bytes": None if memory is None else memory["cache_bytes"],
+            "cache_columns": events["cache_columns"],
+            "memory_decision": None if memory is None else memory["decision"],
+            "prepare_seconds": prepare_seconds,
+        }
+
+    def __repr__(self):
+        return (f"DatasetDiagnostics(term={self.term!r}, role={self.role!r}, storage={self.storage!r}, "
+                f"global_events={self.global_events}, backend={self.backend!r}, "
+                f"normalization_strategy={self.normalization_strategy!r})")
+
+
+for _name in (
+    "term", "role", "storage", "local_events", "global_events", "local_batches", "sum_weights",
+    "resident_bytes", "uses_quadratic_normalization", "normalization_strategy",
+    "normalization_basis_count", "normalization_coherent_group_count", "normalization_has_residual",
+    "normalization_retained_bytes", "normalization_preparation_passes", "normalization_cache_reused",
+    "normalization_tag_reused_parent", "normalization_fallback_reason", "source_traversals",
+    "backend", "bytes_per_event", "cache_bytes", "cache_columns", "memory_decision", "prepare_seconds",
+):
+    setattr(DatasetDiagnostics, _name, _read_only(_name, f"{_name} (see the class docstring)."))
+del _name
+
+
+class LikelihoodDiagnostics:
+    """laddu's ``LikelihoodDiagnostics``: ``datasets`` (a ``DatasetDiagnostics`` per dataset, in
+    term order, observed before accepted MC), ``objective_evaluations`` (value calls) and
+    ``gradient_evaluations`` (value-and-gradient calls, those of fits and their Hessians
+    included), ``memory_decisions`` (``Execution.memory_decisions()`` of the execution)."""
+
+    def __init__(self, datasets, objective, gradient, decisions):
+        self._fields = {
+            "datasets": list(datasets),
+            "objective_evaluations": objective,
+            "gradient_evaluations": gradient,
+            "memory_decisions": list(decisions),
+        }
+
+    datasets = _read_only("datasets", "list of DatasetDiagnostics, in term and role order.")
+    objective_evaluations = _read_only("objective_evaluations", "int: value calls so far.")
+    gradient_evaluations = _read_only("gradient_evaluations", "int: value-and-gradient calls so far.")
+    memory_decisions = _read_only("memory_decisions", "list of dict: the execution's memory decisions.")
+
+    def __repr__(self):
+        return (f"LikelihoodDiagnostics(datasets={len(self.datasets)}, objective_evaluations="
+                f"{self.objective_evaluations}, gradient_evaluations={self.gradient_evaluations})")
 
 
 def _resolve_term(likelihood, term):
@@ -159,7 +341,7 @@ def bootstrap_fit(self, samples, initial=None, *, seed=0, **fit_options):
             else t
             for t in self.terms
         ]
-        fits.append(_core.Likelihood(terms).fit(initial, **fit_options))
+        fits.append(Likelihood(terms, execution=getattr(self, "execution", None)).fit(initial, **fit_options))
     return BootstrapFits(seeds, fits)
 
 

@@ -13,6 +13,7 @@
 #include <laddu/data/dataset.hpp>
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
+#include <laddu/runtime/memory_pool.hpp>
 
 #include "bindings.hpp"
 #include "conversions.hpp"
@@ -45,6 +46,8 @@ runtime::Execution with_data_memory(const std::optional<runtime::Execution>& exe
     runtime::Execution out = execution.value_or(runtime::Execution{});
     if (memory && out.memory.is_unlimited()) {
         out.memory = *memory;
+        // The execution's pool has no budget; the data's budget needs a pool of its own.
+        out.memory_pool = std::make_shared<runtime::MemoryPool>(out.memory);
     }
     return out;
 }

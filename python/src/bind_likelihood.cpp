@@ -1,6 +1,7 @@
 // laddu's likelihood vocabulary for Python: ld.NLL(model, data=, accepted_mc=), ld.ExtendedNLL,
-// ld.RidgePenalty, ld.LassoPenalty, ld.Likelihood([terms]); value / value_and_gradient take a
-// sequence, an ndarray, or a partial dict by name. Evaluations release the GIL.
+// ld.RidgePenalty, ld.LassoPenalty, ld.Likelihood([terms]) (the Python subclass in _analysis.py
+// adds execution= and diagnostics()); value / value_and_gradient take a sequence, an ndarray, or a
+// partial dict by name. Evaluations release the GIL.
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,10 +15,12 @@
 #include <pybind11/stl.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/likelihood/likelihood.hpp>
 #include <laddu/likelihood/nll.hpp>
 #include <laddu/likelihood/penalty.hpp>
 #include <laddu/likelihood/term.hpp>
+#include <laddu/runtime/prepared_model.hpp>
 
 #include "bindings.hpp"
 #include "event_data.hpp"
@@ -50,6 +53,49 @@ py::array_t<double> to_numpy(const std::vector<double>& values) {
 
 py::tuple to_python(const runtime::Evaluation& evaluation) {
     return py::make_tuple(evaluation.value, to_numpy(evaluation.gradient));
+}
+
+template <typename T>
+py::object optional_to_python(const std::optional<T>& value) {
+    return value ? py::cast(*value) : py::none();
+}
+
+// One event set of UnbinnedNllInfo as a dict; _analysis.py turns it into laddu's
+// DatasetDiagnostics.
+py::dict events_info(const likelihood::PreparedEventsInfo& info) {
+    py::dict out;
+    out["events"] = info.events;
+    out["local_events"] = info.local_events;
+    out["sum_weights"] = optional_to_python(info.sum_weights);
+    out["cache_columns"] = optional_to_python(info.cache_columns);
+    out["resident_bytes"] = info.resident_bytes;
+    if (!info.memory) {
+        out["memory"] = py::none();
+        return out;
+    }
+    const runtime::MemoryReport& r = *info.memory;
+    py::dict memory;
+    memory["resident"] = r.policy == data::MemoryPolicy::kResident;
+    memory["bytes_per_event"] = r.cache_bytes_per_event;
+    memory["cache_bytes"] = r.cache_bytes;
+    memory["window_events"] = r.window_events;
+    memory["peak_bytes"] = r.peak_bytes;
+    memory["decision"] = r.decision;
+    out["memory"] = memory;
+    return out;
+}
+
+py::dict nll_info(const likelihood::UnbinnedNll& nll) {
+    const likelihood::UnbinnedNllInfo info = nll.info();
+    py::dict out;
+    out["backend"] = info.backend;
+    out["fast_normalization"] = info.fast_normalization;
+    out["normalization_terms"] = info.normalization_terms;
+    out["normalization_groups"] = info.normalization_groups;
+    out["normalization_bytes"] = info.normalization_bytes;
+    out["data"] = events_info(info.data);
+    out["accepted"] = events_info(info.accepted);
+    return out;
 }
 
 // value / value_and_gradient / gradient on anything with names, defaults and the C++ calls.
@@ -133,9 +179,12 @@ void bind_likelihood(py::module_& module) {
     unbinned
         .def_property_readonly("uses_fast_normalization",
                                &likelihood::UnbinnedNll::uses_fast_normalization)
-        .def_property_readonly("backend", [](const likelihood::UnbinnedNll& self) {
-            return std::string(self.backend());
-        });
+        .def_property_readonly(
+            "backend",
+            [](const likelihood::UnbinnedNll& self) { return std::string(self.backend()); })
+        .def("_info", &nll_info,
+             "What preparing the term decided (backend, normalisation, event sets), as a dict; "
+             "Likelihood.diagnostics() reads it.");
 
     py::class_<likelihood::NLL, likelihood::UnbinnedNll, std::shared_ptr<likelihood::NLL>> nll(
         module, "NLL", "N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL).");
@@ -172,6 +221,13 @@ void bind_likelihood(py::module_& module) {
             py::arg("terms"));
     bind_objective<decltype(cls), Likelihood>(cls);
     cls.def_property_readonly("n_parameters", &Likelihood::size);
+    cls.def_property_readonly(
+        "_evaluation_counts",
+        [](const Likelihood& self) {
+            const likelihood::EvaluationCounts counts = self.evaluation_counts();
+            return py::make_tuple(counts.objective, counts.gradient);
+        },
+        "(value calls, value-and-gradient calls) so far, fits included.");
     cls.def(
         "nll",
         [](const Likelihood& self, const py::object& parameters) {

@@ -22,6 +22,7 @@
 #include <laddu/data/dataset.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
 #include "bindings.hpp"
@@ -47,15 +48,15 @@ struct PreparedEvaluation {
     std::shared_ptr<const runtime::PreparedModel> prepared;
 };
 
-// Settings that change what prepare builds, and where it records its memory report: the
-// collective and the log are held by the prepared state, so their addresses cannot be reused
-// while the entry lives.
+// Settings that change what prepare builds, and the pool it leases from and records its memory
+// report in: the collective and the pool are held by the prepared state, so their addresses
+// cannot be reused while the entry lives.
 std::string execution_key(const runtime::Execution& e) {
     return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(e.device), e.threads,
                        static_cast<int>(e.precision), static_cast<int>(e.autodiff),
                        static_cast<int>(e.jit), e.memory.to_string(),
                        static_cast<const void*>(e.collective.get()),
-                       static_cast<const void*>(e.memory_log.get()));
+                       static_cast<const void*>(e.memory_pool.get()));
 }
 
 std::shared_ptr<const runtime::PreparedModel>
@@ -222,7 +223,8 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
                     : name == "jit" ? runtime::JitPolicy::kEnabled
                                     : runtime::JitPolicy::kAuto;
     apply_mpi(execution, mpi.value_or(false), partition);
-    execution.memory_log = std::make_shared<runtime::MemoryReportLog>();
+    // One pool per ld.Execution, shared by its copies: its budget is resolved now.
+    execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
     return execution;
 }
 
@@ -269,7 +271,7 @@ std::string execution_repr(const runtime::Execution& e) {
 }
 
 std::vector<runtime::MemoryReport> recorded(const runtime::Execution& e) {
-    return e.memory_log ? e.memory_log->reports() : std::vector<runtime::MemoryReport>{};
+    return e.memory_pool ? e.memory_pool->reports() : std::vector<runtime::MemoryReport>{};
 }
 
 py::object optional_bytes(std::size_t bytes) {
@@ -298,6 +300,9 @@ py::dict decision_dict(const runtime::MemoryReport& r) {
     item["read_buffer_bytes"] = r.read_buffer_bytes;
     item["scratch_bytes"] = r.scratch_bytes;
     item["window_events"] = r.window_events;
+    item["prepared_for"] = r.label;
+    item["available_bytes"] = optional_bytes(r.available_bytes);
+    item["held_bytes"] = r.held_bytes;
     item["requested"] = std::string(data::memory_policy_name(r.requested));
     item["decision"] = r.decision;
     return item;
@@ -311,9 +316,20 @@ py::list memory_decisions(const runtime::Execution& e) {
     return out;
 }
 
-// laddu's report: the host resource, this process, and the execution's host pool. laddu-cpp keeps
-// no reservation ledger, so where laddu reports reserved and high-water bytes this reports what
-// the work prepared with the execution planned.
+const char* decision_kind(runtime::LeaseDecision::Kind kind) {
+    switch (kind) {
+    case runtime::LeaseDecision::Kind::kGranted:
+        return "granted";
+    case runtime::LeaseDecision::Kind::kReleased:
+        return "released";
+    case runtime::LeaseDecision::Kind::kRefused:
+        return "refused";
+    }
+    return "granted";
+}
+
+// laddu's report: the host resource, this process, and the execution's host pool: laddu's keys,
+// then the pool's leases now and its decision log.
 py::dict execution_memory_report(const runtime::Execution& e) {
     py::dict report = memory_state_report(discover_memory_state());
     std::size_t planned = 0;
@@ -323,8 +339,31 @@ py::dict execution_memory_report(const runtime::Execution& e) {
     py::dict pool;
     pool["resource_id"] = "host";
     pool["requested"] = e.memory.to_string();
-    pool["effective_bytes"] = optional_bytes(e.memory.resolve());
+    pool["effective_bytes"] =
+        optional_bytes(e.memory_pool ? e.memory_pool->budget() : e.memory.resolve());
     pool["planned_bytes"] = planned;
+    py::list leases;
+    py::list decisions;
+    if (e.memory_pool) {
+        pool["leased_bytes"] = e.memory_pool->leased();
+        pool["available_bytes"] = optional_bytes(e.memory_pool->available());
+        for (const runtime::ActiveLease& l : e.memory_pool->leases()) {
+            py::dict item;
+            item["label"] = l.label;
+            item["bytes"] = l.bytes;
+            leases.append(item);
+        }
+        for (const runtime::LeaseDecision& d : e.memory_pool->decisions()) {
+            py::dict item;
+            item["kind"] = decision_kind(d.kind);
+            item["label"] = d.label;
+            item["bytes"] = d.bytes;
+            item["leased_bytes"] = d.leased;
+            decisions.append(item);
+        }
+    }
+    pool["leases"] = leases;
+    pool["decisions"] = decisions;
     py::list pools;
     pools.append(pool);
     report["pools"] = pools;
@@ -375,6 +414,22 @@ void bind_gpu(py::module_& module) {
     gpu.def(
         "is_available", [] { return false; },
         "False: laddu_cpp has no GPU backend in this version (ld.gpu.devices() is empty).");
+}
+
+// The parameter vector and the prepared (cached) model of a Model.evaluate-style call.
+struct ModelCall {
+    std::vector<double> params;
+    std::shared_ptr<const runtime::PreparedModel> prepared;
+};
+
+ModelCall model_call(const py::module_& module, const py::object& self, const py::object& dataset,
+                     const py::object& parameters,
+                     const std::optional<runtime::Execution>& execution) {
+    const auto& m = cast_arg<const expr::Model&>(self, "self", "an ld.Model");
+    const auto& events = cast_arg<const data::Dataset&>(dataset, "dataset", "an ld.Dataset");
+    return ModelCall{free_parameter_vector(m.parameters(), parameters),
+                     prepared_evaluation(module.attr("_evaluation_cache"), self, dataset, m, events,
+                                         execution.value_or(runtime::Execution{}))};
 }
 
 }  // namespace
@@ -439,14 +494,20 @@ void bind_runtime(py::module_& module) {
              "'fixed_bytes', 'bytes_per_event', 'chunk_events', 'estimated_peak_bytes', "
              "'actual_high_water_bytes' (None), 'strategy' ('resident' or 'streaming'), then "
              "'events', 'budget_bytes', 'cache_bytes', 'source_bytes_per_event', "
-             "'read_buffer_bytes', 'scratch_bytes', 'window_events', 'requested' and "
-             "'decision' (why).")
+             "'read_buffer_bytes', 'scratch_bytes', 'window_events', 'prepared_for' (whose "
+             "events: 'the data', 'the accepted Monte Carlo', ...), 'available_bytes' (what "
+             "was left of the shared budget when it was planned; None: no budget), "
+             "'held_bytes' (what it leases while it lives), "
+             "'requested' and 'decision' (why).")
         .def("memory_report", &execution_memory_report,
              "{'resources': [the host: 'id', 'name', 'total_bytes', 'available_bytes', "
              "'capacity_source'], 'process': {'resident_bytes', 'virtual_bytes', "
              "'sampled_high_water_bytes'} or None, 'pools': [{'resource_id': 'host', "
              "'requested', 'effective_bytes' (None: no budget), 'planned_bytes' (the planned "
-             "peaks of the work prepared with this execution)}]}.");
+             "peaks of the work prepared with this execution), then the execution's one "
+             "shared pool: 'leased_bytes' and 'available_bytes' now (None: no budget), "
+             "'leases' [{'label', 'bytes'}] held now and 'decisions' [{'kind' ('granted', "
+             "'released' or 'refused'), 'label', 'bytes', 'leased_bytes' (after)}]}]}.");
 
     // Model.evaluate is defined here, next to the runtime it needs.
     py::class_<CompiledEvaluations>(module, "_CompiledEvaluations",
@@ -463,13 +524,8 @@ void bind_runtime(py::module_& module) {
         "evaluate",
         [module](const py::object& self, const py::object& dataset, const py::object& parameters,
                  bool real, const std::optional<runtime::Execution>& execution) -> py::object {
-            const auto& m = cast_arg<const expr::Model&>(self, "self", "an ld.Model");
-            const auto& events =
-                cast_arg<const data::Dataset&>(dataset, "dataset", "an ld.Dataset");
-            const std::vector<double> params = free_parameter_vector(m.parameters(), parameters);
-            const std::shared_ptr<const runtime::PreparedModel> prepared =
-                prepared_evaluation(module.attr("_evaluation_cache"), self, dataset, m, events,
-                                    execution.value_or(runtime::Execution{}));
+            const auto [params, prepared] =
+                model_call(module, self, dataset, parameters, execution);
             std::vector<std::complex<double>> values;
             {
                 const py::gil_scoped_release release;
@@ -493,6 +549,43 @@ void bind_runtime(py::module_& module) {
         "a sequence in free-parameter order, a dict by name (others at their defaults), or None "
         "(defaults). The compiled model and the prepared dataset are kept for the next call "
         "while both objects live.");
+    model.def(
+        "value_and_gradient",
+        [module](const py::object& self, const py::object& dataset, const py::object& parameters,
+                 const std::optional<runtime::Execution>& execution, bool real) -> py::tuple {
+            const auto [params, prepared] =
+                model_call(module, self, dataset, parameters, execution);
+            runtime::EventGradients result;
+            {
+                const py::gil_scoped_release release;
+                result = prepared->evaluate_with_gradient(params);
+            }
+            const auto n = static_cast<py::ssize_t>(result.values.size());
+            const auto p = static_cast<py::ssize_t>(result.parameters);
+            if (real) {
+                py::array_t<double> values(n);
+                py::array_t<double> gradients({n, p});
+                double* value_data = values.mutable_data();
+                double* gradient_data = gradients.mutable_data();
+                for (std::size_t i = 0; i < result.values.size(); ++i) {
+                    value_data[i] = result.values[i].real();
+                }
+                for (std::size_t j = 0; j < result.gradients.size(); ++j) {
+                    gradient_data[j] = result.gradients[j].real();
+                }
+                return py::make_tuple(values, gradients);
+            }
+            py::array_t<std::complex<double>> values(n);
+            py::array_t<std::complex<double>> gradients({n, p});
+            std::copy(result.values.begin(), result.values.end(), values.mutable_data());
+            std::copy(result.gradients.begin(), result.gradients.end(), gradients.mutable_data());
+            return py::make_tuple(values, gradients);
+        },
+        py::arg("dataset"), py::kw_only(), py::arg("parameters") = py::none(),
+        py::arg("execution") = std::nullopt, py::arg("real") = false,
+        "laddu's Model.value_and_gradient: (values, gradients) per event, shapes (n_events,) and "
+        "(n_events, n_free_parameters) in parameter_names order; complex unless real=True (then "
+        "the real parts, float64). The prepared dataset is shared with Model.evaluate.");
 }
 
 }  // namespace laddu::python

@@ -23,8 +23,8 @@ struct LazyEvents {
 [[nodiscard]] data::EventData to_event_data(const pybind11::handle& value, const char* what,
                                             std::optional<runtime::MemoryPlan>& memory);
 
-/// `execution` (default: Execution{}) with the data's memory budget applied when the execution
-/// has none of its own.
+/// `execution` (default: Execution{}) with the data's memory budget applied, in a memory pool
+/// of its own, when the execution has no budget.
 [[nodiscard]] runtime::Execution
 with_data_memory(const std::optional<runtime::Execution>& execution,
                  const std::optional<runtime::MemoryPlan>& memory);

@@ -40,11 +40,13 @@ def test_local_backends_block():
 
 
 def test_one_execution_object_for_the_likelihood():
-    # laddu passes it to Likelihood(execution=); laddu-cpp takes it per term.
+    # The tutorial's form: the likelihood's execution prepares its terms.
     model, data, mc = model_and_data()
     backend = "jit" if HAS_JIT else "cpu"
     execution = ld.Execution(backend, threads=2, precision="f64")
-    likelihood = ld.Likelihood([ld.NLL(model, data=data, accepted_mc=mc, name="signal", execution=execution)])
+    likelihood = ld.Likelihood([ld.NLL(model, data=data, accepted_mc=mc, name="signal")], execution=execution)
+    assert likelihood.terms[0].execution is execution
+    assert likelihood.terms[0].backend == ("jit" if HAS_JIT else "interpreter")
     reference = ld.Likelihood([ld.NLL(model, data=data, accepted_mc=mc, name="signal", execution=ld.Execution("cpu", threads=1))])
     value, gradient = likelihood.value_and_gradient([0.4])
     ref_value, ref_gradient = reference.value_and_gradient([0.4])
@@ -124,8 +126,40 @@ def test_memory_planning_block():
     assert 0 < host["available_bytes"] <= host["total_bytes"]
     assert report["process"]["resident_bytes"] > 0
     (pool,) = report["pools"]
-    assert pool == {"resource_id": "host", "requested": "2147483648 B", "effective_bytes": 2 << 30,
-                    "planned_bytes": sum(d["estimated_peak_bytes"] for d in decisions)}
+    laddu_keys = ("resource_id", "requested", "effective_bytes", "planned_bytes")
+    assert {key: pool[key] for key in laddu_keys} == {
+        "resource_id": "host", "requested": "2147483648 B", "effective_bytes": 2 << 30,
+        "planned_bytes": sum(d["estimated_peak_bytes"] for d in decisions)}
+    # The NLL is gone, so its leases are back in the pool; the log keeps what was leased.
+    assert pool["leased_bytes"] == 0 and pool["available_bytes"] == 2 << 30
+    assert pool["leases"] == []
+    granted = [d["label"] for d in pool["decisions"] if d["kind"] == "granted"]
+    assert granted[0] == "the data (resident cache)"
+
+
+def test_work_prepared_with_one_execution_shares_its_budget():
+    model, data, _ = model_and_data(20000)
+    other = ld.Dataset.from_arrays(scalars={"x": np.linspace(1.2, 2.0, len(data))})
+    unlimited = ld.Execution("cpu", threads=1)
+    model.evaluate(data, execution=unlimited)
+    (alone,) = unlimited.memory_decisions()
+    # Either dataset fits the budget alone (its cache read a chunk at a time); once the first
+    # holds its cache, the second streams.
+    budget = alone["held_bytes"] + alone["held_bytes"] // 2
+    execution = ld.Execution("cpu", threads=1, memory=budget)
+    first = model.evaluate(data, execution=execution)
+    second = model.evaluate(other, execution=execution)
+    resident, streaming = execution.memory_decisions()
+    assert resident["strategy"] == "resident" and streaming["strategy"] == "streaming"
+    assert streaming["available_bytes"] == budget - resident["held_bytes"]
+    assert resident["held_bytes"] + streaming["estimated_peak_bytes"] <= budget
+    (pool,) = execution.memory_report()["pools"]
+    assert [lease["label"] for lease in pool["leases"]] == [
+        "a prepared model (resident cache)", "a prepared model (streaming)"]
+    assert pool["leased_bytes"] == resident["held_bytes"] + streaming["held_bytes"]
+    assert pool["leased_bytes"] + pool["available_bytes"] == budget
+    np.testing.assert_array_equal(first, model.evaluate(data))
+    np.testing.assert_array_equal(second, model.evaluate(other))
 
 
 def test_work_prepared_with_a_copy_is_recorded_and_streaming_is_reported():

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <string>
 
@@ -48,6 +49,7 @@ std::optional<FastNormalization> FastNormalization::build(const compile::Compile
                  d.amplitude_program.outputs.size() == fast.terms_ && d.group.size() == fast.terms_)
         << "normalization decomposition with mismatched term counts";
 
+    fast.group_ = d.group;
     fast.coefficient_values_.emplace(d.coefficient_program);
     fast.contraction_gradient_.emplace(autodiff::gradient(
         contraction(d.coefficient_program, fast.parameters_),
@@ -68,7 +70,10 @@ FastNormalization::contracted(std::span<const std::complex<double>> c) const {
     for (std::size_t a = 0; a < terms_; ++a) {
         std::complex<double> sum = 0.0;
         for (std::size_t b = 0; b < terms_; ++b) {
-            sum += matrix_[a * terms_ + b] * std::conj(c[b]);
+            // M is zero across coherent groups: those products would only add zeros.
+            if (group_[b] == group_[a]) {
+                sum += matrix_[a * terms_ + b] * std::conj(c[b]);
+            }
         }
         v[a] = sum;
     }
@@ -103,6 +108,13 @@ runtime::Evaluation FastNormalization::value_and_gradient(std::span<const double
         result.gradient[k] = 2.0 * dv[k + 1].real();
     }
     return result;
+}
+
+std::size_t FastNormalization::groups() const {
+    std::vector<std::uint32_t> distinct = group_;
+    std::sort(distinct.begin(), distinct.end());
+    return static_cast<std::size_t>(
+        std::distance(distinct.begin(), std::unique(distinct.begin(), distinct.end())));
 }
 
 }  // namespace laddu::likelihood

@@ -43,6 +43,9 @@ public:
     /// The number of (coefficient, amplitude) terms.
     [[nodiscard]] std::size_t terms() const noexcept { return terms_; }
 
+    /// The number of coherent groups (distinct group indices of the terms).
+    [[nodiscard]] std::size_t groups() const;
+
 private:
     FastNormalization() = default;
 
@@ -51,8 +54,9 @@ private:
 
     std::size_t terms_ = 0;
     std::size_t parameters_ = 0;
-    std::vector<std::complex<double>> matrix_;                      ///< terms_ × terms_, row-major
-    std::optional<runtime::ParameterFunction> coefficient_values_;  ///< c_a(θ); set once built
+    std::vector<std::uint32_t> group_;          ///< the coherent group of term a
+    std::vector<std::complex<double>> matrix_;  ///< terms_ × terms_, row-major
+    std::optional<runtime::ParameterFunction> coefficient_values_;    ///< c_a(θ); set once built
     std::optional<runtime::ParameterFunction> contraction_gradient_;  ///< ∇ Re Σ_a c_a(θ) u_a
 };
 

@@ -106,6 +106,7 @@ std::vector<double> Likelihood::gather(std::size_t term, std::span<const double>
 }
 
 double Likelihood::value(std::span<const double> params) const {
+    objective_evaluations_.add();
     check_parameter_count("likelihood", names_.size(), params.size());
     double sum = 0.0;
     for (std::size_t t = 0; t < terms_.size(); ++t) {
@@ -119,6 +120,7 @@ std::vector<double> Likelihood::gradient(std::span<const double> params) const {
 }
 
 runtime::Evaluation Likelihood::value_and_gradient(std::span<const double> params) const {
+    gradient_evaluations_.add();
     check_parameter_count("likelihood", names_.size(), params.size());
     runtime::Evaluation total{0.0, std::vector<double>(names_.size(), 0.0)};
     for (std::size_t t = 0; t < terms_.size(); ++t) {
@@ -129,6 +131,10 @@ runtime::Evaluation Likelihood::value_and_gradient(std::span<const double> param
         }
     }
     return total;
+}
+
+EvaluationCounts Likelihood::evaluation_counts() const noexcept {
+    return {.objective = objective_evaluations_.load(), .gradient = gradient_evaluations_.load()};
 }
 
 }  // namespace laddu::likelihood

@@ -176,5 +176,20 @@ TEST(Likelihood, AnEmptyLikelihoodIsZero) {
     EXPECT_TRUE(empty.value_and_gradient({}).gradient.empty());
 }
 
+TEST_F(LikelihoodTest, EvaluationsAreCountedAndCopiesStartFromTheSourcesCounts) {
+    EXPECT_EQ(total_.evaluation_counts().objective, 0U);
+    const std::vector<double> at = total_.default_parameters();
+    (void)total_.value(at);
+    (void)total_.value(at);
+    (void)total_.value_and_gradient(at);
+    (void)total_.gradient(at);
+    EXPECT_EQ(total_.evaluation_counts().objective, 2U);
+    EXPECT_EQ(total_.evaluation_counts().gradient, 2U);
+    const Likelihood copy = total_;
+    (void)copy.value(at);
+    EXPECT_EQ(copy.evaluation_counts().objective, 3U);
+    EXPECT_EQ(total_.evaluation_counts().objective, 2U);
+}
+
 }  // namespace
 }  // namespace laddu::likelihood

@@ -15,6 +15,7 @@
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/expr/tags.hpp>
 #include <laddu/likelihood/nll.hpp>
+#include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
 #include "fast_normalization.hpp"
@@ -91,12 +92,18 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
     }
     auto state = std::make_shared<State>(model, accepted);
     state->execution = execution;
+    // The data, the accepted MC and the projections share one budget: each plans within what
+    // the others left.
+    if (!state->execution.memory_pool) {
+        state->execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
+    }
+    const runtime::Execution& shared = state->execution;
     state->kind = kind;
     state->name = std::move(name);
     const compile::CompiledModel compiled = compile::compile_model(model);
     state->parameters = free_parameters(compiled.parameters);
     state->data = std::make_unique<const runtime::PreparedModel>(
-        runtime::PreparedModel::prepare(compiled, data, execution));
+        runtime::PreparedModel::prepare(compiled, data, shared, "the data"));
     state->data_weights = state->data->sum_weights();
     // NLL = W ln(integral) - sum w ln(I) needs W > 0: with no events or weights summing to zero
     // or less it is 0 or unbounded below, and a fit would report a meaningless minimum. (An
@@ -111,13 +118,14 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
     }
     if (strategy == NormalizationStrategy::kAuto) {
         if (std::optional<FastNormalization> fast =
-                FastNormalization::build(compiled, accepted, execution)) {
+                FastNormalization::build(compiled, accepted, shared)) {
             state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
         }
     }
     if (!state->fast) {
-        state->accepted = std::make_unique<const runtime::PreparedModel>(
-            runtime::PreparedModel::prepare(compiled, accepted, execution));
+        state->accepted =
+            std::make_unique<const runtime::PreparedModel>(runtime::PreparedModel::prepare(
+                compiled, accepted, shared, "the accepted Monte Carlo"));
     }
     state_ = std::move(state);
 }
@@ -140,6 +148,43 @@ std::string_view UnbinnedNll::backend() const noexcept {
 
 double UnbinnedNll::data_sum_weights() const noexcept {
     return state_->data_weights;
+}
+
+namespace {
+
+PreparedEventsInfo prepared_events_info(const runtime::PreparedModel& prepared) {
+    PreparedEventsInfo info;
+    info.events = prepared.events();
+    info.local_events = prepared.local_events();
+    info.sum_weights = prepared.sum_weights();
+    info.memory = prepared.memory_report();
+    if (prepared.is_resident()) {
+        info.cache_columns = prepared.cache().slot_count();
+        info.resident_bytes = prepared.cache().resident_bytes();
+    }
+    return info;
+}
+
+}  // namespace
+
+UnbinnedNllInfo UnbinnedNll::info() const {
+    UnbinnedNllInfo info;
+    info.backend = std::string(backend());
+    info.data = prepared_events_info(*state_->data);
+    if (state_->fast) {
+        const FastNormalization& fast = *state_->fast;
+        info.fast_normalization = true;
+        info.normalization_terms = fast.terms();
+        info.normalization_groups = fast.groups();
+        info.normalization_bytes = fast.terms() * fast.terms() * sizeof(std::complex<double>);
+        // The matrix sums over every process's events; no local count is kept.
+        info.accepted.events = static_cast<std::size_t>(state_->accepted_events.num_events());
+        info.accepted.local_events = info.accepted.events;
+        info.accepted.resident_bytes = info.normalization_bytes;
+    } else {
+        info.accepted = prepared_events_info(*state_->accepted);
+    }
+    return info;
 }
 
 double UnbinnedNll::normalization_integral(std::span<const double> params) const {
@@ -226,8 +271,9 @@ UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
             << "projected parameter " << free_name << " not in the model";
         result->to_term.push_back(index);
     }
-    result->prepared = std::make_unique<const runtime::PreparedModel>(
-        runtime::PreparedModel::prepare(compiled, accepted_events, execution));
+    result->prepared =
+        std::make_unique<const runtime::PreparedModel>(runtime::PreparedModel::prepare(
+            compiled, accepted_events, execution, "a projection over the accepted Monte Carlo"));
     const std::lock_guard lock(projections_mutex);
     projections.emplace_front(std::move(key), result);
     if (projections.size() > kCachedProjections) {

@@ -1,14 +1,20 @@
 // NLLs over streamed data and accepted MC, and over several simulated processes, give the same
-// bits as the resident single-process NLL, for any thread count and either normalisation.
+// bits as the resident single-process NLL, for any thread count and either normalisation; the
+// data and the accepted MC share one memory budget.
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/event_data.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/likelihood/nll.hpp>
+#include <laddu/runtime/memory_pool.hpp>
+#include <laddu/runtime/prepared_model.hpp>
 
 #include "../runtime/test_collective.hpp"
 #include "toy_model.hpp"
@@ -108,6 +114,67 @@ TEST_F(NllStreamingTest, SeveralProcessesGiveTheSingleProcessBits) {
             }
         }
     }
+}
+
+TEST_F(NllStreamingTest, DataAndAcceptedMcShareOneBudgetWithTheUnlimitedBits) {
+    const compile::CompiledModel compiled = compile::compile_model(model_);
+    const auto alone = [&](const data::Dataset& events, std::size_t budget) {
+        return runtime::PreparedModel::prepare(compiled, events, with_threads(2, budget))
+            .memory_report();
+    };
+    // Each fits the budget alone (its cache read a chunk at a time), but not both caches.
+    const std::size_t budget = alone(mc_, 0).held_bytes + alone(data_, 0).held_bytes / 2;
+    ASSERT_EQ(alone(data_, budget).policy, MemoryPolicy::kResident);
+    ASSERT_EQ(alone(mc_, budget).policy, MemoryPolicy::kResident);
+
+    const NLL unlimited(model_, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
+    const runtime::Evaluation expected = unlimited.value_and_gradient(params_);
+    runtime::Execution execution = with_threads(2, budget);
+    execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
+    const NLL shared(model_, data_, mc_, execution, "nll", NormalizationStrategy::kMcPass);
+    const std::vector<runtime::MemoryReport> reports = execution.memory_pool->reports();
+    ASSERT_EQ(reports.size(), 2U);
+    EXPECT_EQ(reports[0].label, "the data");
+    EXPECT_EQ(reports[0].policy, MemoryPolicy::kResident);
+    EXPECT_EQ(reports[1].label, "the accepted Monte Carlo");
+    EXPECT_EQ(reports[1].policy, MemoryPolicy::kStreaming);
+    EXPECT_LE(reports[0].held_bytes + reports[1].peak_bytes, budget);
+    EXPECT_EQ(execution.memory_pool->leased(), reports[0].held_bytes + reports[1].held_bytes);
+
+    const runtime::Evaluation got = shared.value_and_gradient(params_);
+    EXPECT_EQ(got.value, expected.value);
+    EXPECT_EQ(got.gradient, expected.gradient);
+    EXPECT_EQ(shared.value(params_), unlimited.value(params_));
+    for (const runtime::LeaseDecision& d : execution.memory_pool->decisions()) {
+        EXPECT_LE(d.leased, budget) << d.label;
+    }
+    // Without a pool of its own, an NLL still shares one budget between its data and MC.
+    const NLL own(model_, data_, mc_, with_threads(2, budget), "nll",
+                  NormalizationStrategy::kMcPass);
+    EXPECT_EQ(own.value_and_gradient(params_).gradient, expected.gradient);
+}
+
+TEST_F(NllStreamingTest, TheNormalisationMatrixLeasesItsReadWindowsWhileItRuns) {
+    const auto mc_source = std::make_shared<data::MemorySource>(
+        mc_.batch().schema_ptr(), std::vector<data::EventBatch>{mc_.batch()});
+    runtime::Execution execution = with_threads(2, kBudget);
+    execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
+    const NLL nll(model_, data_, EventData::from_source(mc_source, MemoryPolicy::kFastest),
+                  execution);
+    ASSERT_TRUE(nll.uses_fast_normalization());
+    const std::vector<runtime::LeaseDecision> log = execution.memory_pool->decisions();
+    const auto windows = std::find_if(log.begin(), log.end(), [](const auto& d) {
+        return d.label == "the accepted Monte Carlo (normalisation read windows)";
+    });
+    ASSERT_NE(windows, log.end());
+    EXPECT_EQ(windows->kind, runtime::LeaseDecision::Kind::kGranted);
+    EXPECT_GT(windows->bytes, 0U);
+    EXPECT_LE(windows->leased, kBudget);
+    // Released when the matrix is built: only the data's cache is held now.
+    ASSERT_EQ(execution.memory_pool->leases().size(), 1U);
+    EXPECT_EQ(execution.memory_pool->leases()[0].label, "the data (resident cache)");
+    EXPECT_EQ(nll.value_and_gradient(params_).gradient,
+              NLL(model_, data_, mc_, with_threads(2)).value_and_gradient(params_).gradient);
 }
 
 }  // namespace

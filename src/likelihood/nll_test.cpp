@@ -352,5 +352,41 @@ TEST_F(NllErrorTest, MissingColumnsAreADataError) {
     EXPECT_THROW(NLL(model, data_, mc_), DataError);
 }
 
+TEST_F(NllTest, InfoReportsTheNormalizationPathAndBothEventSets) {
+    const NLL fast(make_model(0.0), data_, mc_, with_threads(2));
+    ASSERT_TRUE(fast.uses_fast_normalization());
+    const UnbinnedNllInfo f = fast.info();
+    EXPECT_EQ(f.backend, fast.backend());
+    EXPECT_TRUE(f.fast_normalization);
+    EXPECT_EQ(f.normalization_terms, 3U);  // one term per wave
+    EXPECT_EQ(f.normalization_groups, 1U);
+    EXPECT_EQ(f.normalization_bytes, 9 * sizeof(Complex));
+    EXPECT_EQ(f.data.events, data_events_.w.size());
+    EXPECT_EQ(f.data.sum_weights, fast.data_sum_weights());
+    ASSERT_TRUE(f.data.memory.has_value());
+    EXPECT_EQ(f.data.memory->events, data_events_.w.size());
+    ASSERT_TRUE(f.data.cache_columns.has_value());
+    EXPECT_GT(f.data.resident_bytes, 0U);
+    EXPECT_EQ(f.accepted.events, mc_events_.w.size());
+    EXPECT_FALSE(f.accepted.memory.has_value());
+    EXPECT_FALSE(f.accepted.sum_weights.has_value());
+    EXPECT_EQ(f.accepted.resident_bytes, f.normalization_bytes);
+
+    const NLL pass(make_model(0.0), data_, mc_, with_threads(2), "nll",
+                   NormalizationStrategy::kMcPass);
+    const UnbinnedNllInfo m = pass.info();
+    EXPECT_FALSE(m.fast_normalization);
+    EXPECT_EQ(m.normalization_terms, 0U);
+    ASSERT_TRUE(m.accepted.memory.has_value());
+    EXPECT_EQ(m.accepted.memory->events, mc_events_.w.size());
+    ASSERT_TRUE(m.accepted.sum_weights.has_value());
+    long double mc_weights = 0.0L;
+    for (const double w : mc_events_.w) {
+        mc_weights += static_cast<long double>(w);
+    }
+    EXPECT_NEAR(*m.accepted.sum_weights, static_cast<double>(mc_weights),
+                1e-12 * static_cast<double>(mc_weights));
+}
+
 }  // namespace
 }  // namespace laddu::likelihood

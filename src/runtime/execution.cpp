@@ -11,7 +11,6 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/runtime/execution.hpp>
-#include <laddu/runtime/prepared_model.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
 namespace laddu::runtime {
@@ -268,20 +267,6 @@ Expected<std::size_t> available_host_memory() {
 
 Expected<std::size_t> total_host_memory() {
     return meminfo_bytes("/proc/meminfo", "MemTotal");
-}
-
-MemoryReportLog::MemoryReportLog() = default;
-
-MemoryReportLog::~MemoryReportLog() = default;
-
-void MemoryReportLog::record(const MemoryReport& report) {
-    const std::lock_guard lock(mutex_);
-    reports_.push_back(report);
-}
-
-std::vector<MemoryReport> MemoryReportLog::reports() const {
-    const std::lock_guard lock(mutex_);
-    return reports_;
 }
 
 std::size_t Execution::resolved_threads() const noexcept {

@@ -10,6 +10,7 @@
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/event_windows.hpp>
+#include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/normalization_matrix.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
@@ -19,18 +20,19 @@
 namespace laddu::runtime {
 namespace {
 
-// One compensated sum per real and imaginary part of each matrix entry.
+// One compensated sum per real and imaginary part of each entry on and above the diagonal; M is
+// Hermitian, so the entries below are the conjugates of their mirror images (finish()).
 struct MatrixSums {
     explicit MatrixSums(std::size_t terms) : n(terms), re(terms * terms), im(terms * terms) {}
 
-    // Adds w A_a conj(A_b) for event i of a chunk of `count` events whose amplitude a sits at
-    // (columns[2 a count + i], columns[(2 a + 1) count + i]).
+    // Adds w A_a conj(A_b), b >= a, for event i of a chunk of `count` events whose amplitude a
+    // sits at (columns[2 a count + i], columns[(2 a + 1) count + i]).
     void add(std::span<const std::uint32_t> group, std::span<const double> columns,
              std::size_t count, std::size_t i, double w) {
         for (std::size_t a = 0; a < n; ++a) {
             const std::complex<double> wa(w * columns[2 * a * count + i],
                                           w * columns[(2 * a + 1) * count + i]);
-            for (std::size_t b = 0; b < n; ++b) {
+            for (std::size_t b = a; b < n; ++b) {
                 if (group[a] == group[b]) {
                     const std::complex<double> ab =
                         wa * std::complex<double>(columns[2 * b * count + i],
@@ -42,19 +44,44 @@ struct MatrixSums {
         }
     }
 
+    // The chunk record: the real parts of all n² entries, then their imaginary parts.
+    void finish(std::span<double> record) const {
+        for (std::size_t a = 0; a < n; ++a) {
+            for (std::size_t b = a; b < n; ++b) {
+                const double entry_re = re[a * n + b].finish();
+                const double entry_im = im[a * n + b].finish();
+                record[a * n + b] = entry_re;
+                record[n * n + a * n + b] = entry_im;
+                record[b * n + a] = entry_re;
+                record[n * n + b * n + a] = b == a ? entry_im : -entry_im;
+            }
+        }
+    }
+
     std::size_t n;
     std::vector<AccurateSum> re;
     std::vector<AccurateSum> im;
 };
 
-// Events per source read: whole chunks, within the budget (less the source's read buffers).
-std::size_t read_window(const EventWindows& windows, const Execution& execution) {
+// Events per source read: whole chunks, within what the pool has left (less the source's read
+// buffers), leased with the read buffers until the pass ends.
+struct ReadWindow {
+    std::size_t events = 0;
+    MemoryLease lease;
+};
+
+ReadWindow read_window(const EventWindows& windows, MemoryPool& pool) {
     constexpr std::size_t kMaxChunks = 16;
-    const std::size_t total = execution.memory.resolve();
+    const std::size_t total = pool.available();
     const std::size_t budget = total - std::min(total, windows.read_buffer_bytes());
-    const std::size_t per_chunk = 2 * windows.source_bytes_per_event() * kReductionChunk;
+    const std::size_t per_chunk =
+        std::max<std::size_t>(2 * windows.source_bytes_per_event() * kReductionChunk, 1);
     const std::size_t chunks = std::clamp<std::size_t>(budget / per_chunk, 1, kMaxChunks);
-    return chunks * kReductionChunk;
+    // Windows are views of a resident dataset: only a source's reads need the bytes.
+    const std::size_t bytes =
+        windows.is_resident() ? 0 : windows.read_buffer_bytes() + chunks * per_chunk;
+    return {chunks * kReductionChunk,
+            pool.lease(bytes, "the accepted Monte Carlo (normalisation read windows)")};
 }
 
 // The EvaluationError for the first event of window rows [begin, end) with a non-finite
@@ -96,7 +123,8 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
     const std::size_t threads = execution.resolved_threads();
     const std::unique_ptr<ThreadPool> pool =
         threads > 1 ? std::make_unique<ThreadPool>(threads) : nullptr;
-    windows.for_each(read_window(windows, execution), [&](const EventWindow& window) {
+    const ReadWindow read = read_window(windows, *pool_of(execution));
+    windows.for_each(read.events, [&](const EventWindow& window) {
         const std::vector<ir::InputColumn> inputs = window.input_columns();
         const ir::ColumnView view{inputs, window.events};
         ir::check_inputs(kernel.program(), ir::Precision::kF64, view);
@@ -111,10 +139,7 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
                 }
                 const std::span<double> record(
                     records.data() + (window.first_chunk + chunk) * width, width);
-                for (std::size_t k = 0; k < n * n; ++k) {
-                    record[k] = sums.re[k].finish();
-                    record[n * n + k] = sums.im[k].finish();
-                }
+                sums.finish(record);
                 finite[chunk] = static_cast<char>(std::all_of(
                     record.begin(), record.end(), [](double v) { return std::isfinite(v); }));
             });

@@ -12,6 +12,7 @@
 #include <laddu/data/dataset.hpp>
 #include <laddu/ir/hash.hpp>
 #include <laddu/runtime/collective.hpp>
+#include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 #include <laddu/runtime/storage_plan.hpp>
 
@@ -75,7 +76,8 @@ std::vector<double> PreparedModel::State::gathered(std::span<const double> local
 }
 
 PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
-                                     const data::EventData& data, const Execution& execution) {
+                                     const data::EventData& data, const Execution& execution,
+                                     std::string_view label) {
     auto state = std::make_shared<State>();
     const Collective* collective = execution.collective.get();
     std::vector<double> weight_partials;
@@ -98,7 +100,10 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             MemoryReport& memory = state->memory;
             memory.events = events;
             memory.requested = data.policy();
-            memory.budget_bytes = execution.memory.resolve();
+            // Inside the collective call: resolving a budget can fail on one process.
+            const std::shared_ptr<MemoryPool> memory_pool = pool_of(execution);
+            memory.label = std::string(label);
+            memory.budget_bytes = memory_pool->budget();
             // f32 runs keep the cache in float (the same bits, half the bytes; event_cache.hpp).
             const ir::Precision storage = execution.precision;
             memory.cache_bytes = EventCache::memory_estimate(model.evaluate, events, storage);
@@ -137,33 +142,48 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             }
             memory.read_buffer_bytes = windows.read_buffer_bytes();
             memory.scratch_bytes = per_worker * std::max<std::size_t>(threads, 1);
-            const StoragePlan plan =
-                plan_storage(data.policy(),
-                             StorageNeeds{.events = events,
-                                          .cache_fixed = cache_fixed,
-                                          .cache_bpe = memory.cache_bytes_per_event,
-                                          .source_bpe = memory.source_bytes_per_event,
-                                          .read_buffers = memory.read_buffer_bytes,
-                                          .scratch = memory.scratch_bytes},
-                             memory.budget_bytes, execution.memory.to_string());
+            // Other work prepared with this execution already holds part of the budget: plan
+            // within the rest, so together they stay within it.
+            memory.available_bytes = memory_pool->available();
+            const StoragePlan plan = plan_storage(
+                data.policy(),
+                StorageNeeds{.events = events,
+                             .cache_fixed = cache_fixed,
+                             .cache_bpe = memory.cache_bytes_per_event,
+                             .source_bpe = memory.source_bytes_per_event,
+                             .read_buffers = memory.read_buffer_bytes,
+                             .scratch = memory.scratch_bytes},
+                memory.available_bytes, memory_pool->remainder_text(),
+                memory_pool->is_unlimited() ? 0 : memory.budget_bytes - memory.available_bytes);
             memory.policy = plan.policy;
             memory.window_events = plan.window_events;
             memory.peak_bytes = plan.peak_bytes;
             memory.decision = plan.decision;
+            memory.held_bytes = plan.held_bytes;
             state->window_events = plan.window_events;
+            state->memory_pool = memory_pool;
+            state->pass_bytes_per_event = plan.pass_bytes_per_event;
+            const bool resident = plan.policy == data::MemoryPolicy::kResident;
+            state->lease_label =
+                fmt::format("{} ({})", label, resident ? "resident cache" : "streaming");
+            // A resident cache holds its read windows until it is built; a streaming model
+            // holds one chunk's window and borrows the rest of each pass's window.
+            state->lease = memory_pool->lease(resident ? plan.peak_bytes : plan.held_bytes,
+                                              state->lease_label);
 
             if (threads > 1) {
                 state->pool = std::make_unique<ThreadPool>(threads);
             }
             if (plan.policy == data::MemoryPolicy::kResident) {
                 state->cache.emplace(state->build_resident(plan.window_events));
+                state->lease.shrink_to(plan.held_bytes);
             }
             weight_partials = state->weight_partials();
         },
         reduction_fingerprint(program_hash, execution, ReductionTransform::kReal, {}));
     state->sum_weights = merge_partials(state->gathered(weight_partials, 1));
-    if (execution.memory_log) {
-        execution.memory_log->record(state->memory);
+    if (execution.memory_pool) {
+        execution.memory_pool->record(state->memory);
     }
     return PreparedModel(std::move(state));
 }

@@ -26,13 +26,35 @@ EventCache PreparedModel::State::build_cache(const EventWindow& window) const {
     return built;
 }
 
+PreparedModel::State::PassWindow PreparedModel::State::pass_window() const {
+    const std::size_t held = std::min(window_events, kReductionChunk);
+    const std::size_t chunk_bytes = pass_bytes_per_event * kReductionChunk;
+    if (window_events <= held || chunk_bytes == 0) {
+        return {window_events, {}};
+    }
+    // Try the planned window, then fewer chunks as another pass may hold part of the pool.
+    std::size_t extra = (window_events - held) / kReductionChunk;
+    while (extra > 0) {
+        extra = std::min(extra, memory_pool->available() / chunk_bytes);
+        if (extra == 0) {
+            break;
+        }
+        if (std::optional<MemoryLease> lease =
+                memory_pool->try_lease(extra * chunk_bytes, lease_label + ", a pass's window")) {
+            return {held + extra * kReductionChunk, std::move(*lease)};
+        }
+    }
+    return {held, {}};
+}
+
 void PreparedModel::State::for_each_cache(
     const std::function<void(const EventCache&, std::size_t)>& fn) const {
     if (cache) {
         fn(*cache, 0);
         return;
     }
-    windows->for_each(window_events, [&](const EventWindow& window) {
+    const PassWindow pass = pass_window();
+    windows->for_each(pass.events, [&](const EventWindow& window) {
         const EventCache window_cache = build_cache(window);
         fn(window_cache, window.first_chunk);
     });
@@ -127,7 +149,8 @@ std::vector<double> PreparedModel::State::weight_partials() const {
     if (cache) {
         add(cache->weights(), 0);
     } else {
-        windows->for_each(window_events, [&](const EventWindow& window) {
+        const PassWindow pass = pass_window();
+        windows->for_each(pass.events, [&](const EventWindow& window) {
             add(window.weights, window.first_chunk);
         });
     }
@@ -202,7 +225,8 @@ std::vector<double> PreparedModel::State::local_weights() const {
         return {cache->weights().begin(), cache->weights().end()};
     }
     std::vector<double> weights(windows->local_events());
-    windows->for_each(window_events, [&](const EventWindow& window) {
+    const PassWindow pass = pass_window();
+    windows->for_each(pass.events, [&](const EventWindow& window) {
         std::copy(window.weights.begin(), window.weights.end(),
                   weights.begin() +
                       static_cast<std::ptrdiff_t>(window.first_chunk * kReductionChunk));

@@ -15,6 +15,7 @@
 #include <laddu/runtime/event_cache.hpp>
 #include <laddu/runtime/event_windows.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
@@ -24,6 +25,8 @@
 namespace laddu::runtime {
 
 struct PreparedModel::State {
+    // First, so it is destroyed last: the bytes go back once the cache is freed.
+    MemoryLease lease;  ///< the planned peak, from the execution's pool
     Execution execution;
     std::vector<std::string> parameter_names;
     ir::Program precompute;
@@ -32,7 +35,11 @@ struct PreparedModel::State {
     bool has_precompute = false;
     std::optional<EventWindows> windows;
     std::optional<EventCache> cache;  ///< resident only
-    std::size_t window_events = 0;    ///< streaming window
+    std::size_t window_events = 0;    ///< streaming window, planned (at most)
+    std::shared_ptr<MemoryPool> memory_pool;
+    std::string lease_label;  ///< who holds `lease`, for the windows a pass borrows
+    std::size_t pass_bytes_per_event =
+        0;  ///< streaming: what a window event beyond the held chunk costs
     double sum_weights = 0.0;
     std::shared_ptr<const detail::ChunkKernel> precompute_kernel;  ///< null without precompute
     std::shared_ptr<const detail::ChunkKernel> value;
@@ -48,6 +55,16 @@ struct PreparedModel::State {
     /// order (the local records themselves without one).
     [[nodiscard]] std::vector<double> gathered(std::span<const double> local,
                                                std::size_t width) const;
+
+    /// The events of a streaming pass's windows, and the lease of their bytes beyond the one
+    /// chunk `lease` holds: window_events when the pool can lend them, else the most whole
+    /// chunks it can (at least one). Windows of any whole chunks give the same bits.
+    struct PassWindow {
+        std::size_t events = 0;
+        MemoryLease lease;
+    };
+
+    [[nodiscard]] PassWindow pass_window() const;
 
     /// The cache of one window of events.
     [[nodiscard]] EventCache build_cache(const EventWindow& window) const;

@@ -92,27 +92,11 @@ def laddu_gradients(expression, scalars, parameters, names):
 
 
 def cpp_gradients(expression, scalars, parameters, names):
-    """laddu-cpp's per-event complex gradient, columns in `names` order.
-
-    laddu_cpp binds no per-event Model gradient, so this goes through the exact gradient of an
-    ExtendedNLL with no data events: its value is Σ_acc w Re f, so one accepted event gives
-    ∂Re f/∂θ (and f.imag() the imaginary part). A constant keeps the integral positive, as the
-    term requires; it does not change the gradient.
-    """
-    values = expression_values(ld, expression, scalars, parameters)
-    n = len(values)
-    empty = scalar_events(ld, {k: np.zeros(0) for k in scalars})
-    out = np.zeros((n, len(names)), dtype=np.complex128)
-    for part, unit in ((expression.real(), 1.0), (expression.imag(), 1j)):
-        for i in range(n):
-            offset = 1.0 + 2.0 * float(np.nanmax(np.abs(values[i])))
-            model = ld.Model(part + offset)
-            event = scalar_events(ld, {k: np.asarray(v)[i : i + 1] for k, v in scalars.items()})
-            term = ld.ExtendedNLL(model, data=empty, accepted_mc=event)
-            _, gradient = term.value_and_gradient(parameters)
-            by_parameter = dict(zip(term.parameter_names, gradient, strict=True))
-            out[i] += unit * np.array([by_parameter.get(name, 0.0) for name in names])
-    return out
+    """laddu-cpp's per-event complex gradient (Model.value_and_gradient), columns in `names` order."""
+    model = ld.Model(expression)
+    _, gradient = model.value_and_gradient(scalar_events(ld, scalars), parameters=parameters, real=False)
+    gradient = np.asarray(gradient, dtype=np.complex128)
+    return np.stack([gradient[:, model.parameter_names.index(name)] for name in names], axis=1)
 
 
 def central_differences(lib, expression, scalars, parameters, names, step=1e-6):

@@ -13,7 +13,9 @@
 //   const runtime::Evaluation e = total.value_and_gradient(start);
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
@@ -24,6 +26,12 @@
 #include <laddu/likelihood/term.hpp>
 
 namespace laddu::likelihood {
+
+/// How often a Likelihood was evaluated (laddu's diagnostics counts).
+struct EvaluationCounts {
+    std::uint64_t objective = 0;  ///< value() calls
+    std::uint64_t gradient = 0;   ///< value_and_gradient() calls (gradient() calls it)
+};
 
 /// Σ_t term_t(θ restricted to term t's names).
 class Likelihood {
@@ -77,7 +85,41 @@ public:
     /// value() and gradient() in one pass over the terms.
     [[nodiscard]] runtime::Evaluation value_and_gradient(std::span<const double> params) const;
 
+    /// The evaluations so far (a copy starts from the counts of its source).
+    [[nodiscard]] EvaluationCounts evaluation_counts() const noexcept;
+
 private:
+    // Counted by const evaluations, which fits may run from several threads at once.
+    class Counter {
+    public:
+        Counter() = default;
+
+        Counter(const Counter& other) noexcept : count_(other.load()) {}
+
+        Counter& operator=(const Counter& other) noexcept {
+            count_.store(other.load(), std::memory_order_relaxed);
+            return *this;
+        }
+
+        Counter(Counter&& other) noexcept : count_(other.load()) {}
+
+        Counter& operator=(Counter&& other) noexcept {
+            count_.store(other.load(), std::memory_order_relaxed);
+            return *this;
+        }
+
+        ~Counter() = default;
+
+        void add() const noexcept { count_.fetch_add(1, std::memory_order_relaxed); }
+
+        [[nodiscard]] std::uint64_t load() const noexcept {
+            return count_.load(std::memory_order_relaxed);
+        }
+
+    private:
+        mutable std::atomic<std::uint64_t> count_{0};
+    };
+
     std::vector<double> gather(std::size_t term, std::span<const double> params) const;
 
     std::vector<TermPtr> terms_;
@@ -85,6 +127,8 @@ private:
     std::vector<std::string> names_;
     std::vector<expr::Parameter> parameters_;
     std::vector<std::optional<std::string>> defined_by_;  ///< the defining term's name, if any
+    Counter objective_evaluations_;
+    Counter gradient_evaluations_;
 };
 
 }  // namespace laddu::likelihood

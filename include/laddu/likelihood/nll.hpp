@@ -19,8 +19,10 @@
 //   auto [value, gradient] = nll.value_and_gradient(nll_params);
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +34,7 @@
 #include <laddu/expr/model.hpp>
 #include <laddu/likelihood/term.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
 
 namespace laddu::likelihood {
 
@@ -39,6 +42,34 @@ namespace laddu::likelihood {
 enum class NormalizationStrategy : std::uint8_t {
     kAuto,    ///< the precomputed matrix when the model decomposes, else an MC pass
     kMcPass,  ///< always a pass over every accepted event
+};
+
+/// How one set of a term's events was prepared: what Likelihood diagnostics report per dataset.
+struct PreparedEventsInfo {
+    std::size_t events = 0;  ///< every process's events
+    /// this process's (for accepted MC folded into the fast normalisation: every process's)
+    std::size_t local_events = 0;
+    /// Σ w over every process's events; nullopt for accepted MC folded into the fast
+    /// normalisation, which keeps only the matrix
+    std::optional<double> sum_weights;
+    /// PreparedModel::memory_report(); nullopt for accepted MC folded into the fast
+    /// normalisation (no event cache is kept for it)
+    std::optional<runtime::MemoryReport> memory;
+    std::optional<std::size_t> cache_columns;  ///< the resident cache's slots (nullopt otherwise)
+    /// the resident cache's bytes (EventCache::resident_bytes), the matrix's on the fast
+    /// normalisation, 0 when streaming (nothing is kept between passes)
+    std::size_t resident_bytes = 0;
+};
+
+/// What an UnbinnedNll decided when it was built: backend, normalisation and the two event sets.
+struct UnbinnedNllInfo {
+    std::string backend;  ///< "interpreter" or "jit"
+    bool fast_normalization = false;
+    std::size_t normalization_terms = 0;   ///< the matrix's (coefficient, amplitude) terms
+    std::size_t normalization_groups = 0;  ///< its coherent groups
+    std::size_t normalization_bytes = 0;   ///< the matrix's bytes (terms² complex doubles)
+    PreparedEventsInfo data;
+    PreparedEventsInfo accepted;
 };
 
 /// The shared machinery of NLL and ExtendedNLL: the model prepared on data and accepted MC.
@@ -63,6 +94,9 @@ public:
 
     /// The backend that evaluates the model over the data: "interpreter" or "jit".
     [[nodiscard]] std::string_view backend() const noexcept;
+
+    /// The preparation decisions (backend, normalisation path, event counts, memory reports).
+    [[nodiscard]] UnbinnedNllInfo info() const;
 
     /// Σ_i w_i over the data.
     [[nodiscard]] double data_sum_weights() const noexcept;

@@ -1,11 +1,10 @@
 // laddu/runtime/execution.hpp: how a model is run: device, threads, precision, autodiff mode,
-// JIT policy, the host-memory budget and where memory decisions are recorded.
+// JIT policy, the host-memory budget and the pool that shares it (memory_pool.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,28 +84,7 @@ private:
 /// MemTotal from /proc/meminfo, in bytes, or why it could not be read.
 [[nodiscard]] Expected<std::size_t> total_host_memory();
 
-struct MemoryReport;  // prepared_model.hpp
-
-/// The memory reports of the work prepared with one Execution, in the order it was prepared.
-/// Every copy of the Execution shares the log, so work prepared with a copy (a likelihood term
-/// keeps one) is recorded too. Thread-safe.
-class MemoryReportLog {
-public:
-    MemoryReportLog();
-    MemoryReportLog(const MemoryReportLog&) = delete;
-    MemoryReportLog& operator=(const MemoryReportLog&) = delete;
-    ~MemoryReportLog();
-
-    /// Appends the report of a PreparedModel that prepare() has just built.
-    void record(const MemoryReport& report);
-
-    /// The reports recorded so far.
-    [[nodiscard]] std::vector<MemoryReport> reports() const;
-
-private:
-    mutable std::mutex mutex_;
-    std::vector<MemoryReport> reports_;
-};
+class MemoryPool;  // memory_pool.hpp
 
 /// Options for running a model.
 struct Execution {
@@ -122,9 +100,12 @@ struct Execution {
     /// the same model and prepares the same global data; each caches only the chunks it owns
     /// and reductions are merged across processes (distributed::mpi_collective() over MPI).
     std::shared_ptr<const Collective> collective;
-    /// Where PreparedModel::prepare records its memory report (nullptr: nowhere). Python's
-    /// ld.Execution sets one, for memory_decisions() and memory_report().
-    std::shared_ptr<MemoryReportLog> memory_log;
+    /// The one budget shared by everything prepared with this execution and its copies, and
+    /// their decision log (memory_pool.hpp; make it from `memory`). nullptr: each PreparedModel
+    /// and normalisation matrix plans against the whole budget on its own, and an NLL makes
+    /// one pool for the data, accepted Monte Carlo and projections it prepares. Python's
+    /// ld.Execution always has one.
+    std::shared_ptr<MemoryPool> memory_pool;
 
     /// The thread count to use: `threads`, or std::thread::hardware_concurrency() (at least 1,
     /// at most kMaxThreads).

@@ -2,14 +2,16 @@
 // Execution, handed out as leases.
 //
 // A MemoryPool holds the budget of an Execution's MemoryPlan, resolved once when the pool is
-// made. Work that holds memory for a while takes a MemoryLease of its planned peak and gives
-// the bytes back when the lease is destroyed: a PreparedModel leases its resident cache, or its
-// streaming window with the read buffers and scratch, for as long as it lives; the
-// normalisation matrix leases its read windows while it runs. Each plans against available()
-// (the budget less what is leased), so an NLL's data, its accepted Monte Carlo and every other
-// term prepared with the same Execution (or a copy of it) fit the one budget together.
+// made. Work that holds memory takes a MemoryLease and gives the bytes back when the lease is
+// destroyed: a PreparedModel leases its resident cache with the scratch (its planned peak while
+// the cache is read), or, streaming, its read buffers, scratch and a window of one chunk, for
+// as long as it lives, and each streaming pass borrows the rest of its window while it runs;
+// the normalisation matrix leases its read windows while it runs. Each plans against
+// available() (the budget less what is leased), so an NLL's data, its accepted Monte Carlo and
+// every other term prepared with the same Execution (or a copy of it) fit the one budget
+// together.
 //
-// The pool is also the execution's decision log: every lease granted, released or refused, and
+// The pool is also the execution's decision log: the leases granted, released or refused, and
 // the MemoryReport of every PreparedModel prepared with it.
 //
 // Example:
@@ -20,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +53,10 @@ public:
 
     /// Gives the bytes back now (nothing when already released).
     void release() noexcept;
+
+    /// Gives back all but `bytes` (nothing when it holds no more), e.g. a resident cache's read
+    /// buffers once the cache is built.
+    void shrink_to(std::size_t bytes) noexcept;
 
 private:
     friend class MemoryPool;
@@ -87,6 +94,9 @@ struct ActiveLease {
 /// lease keeps its pool alive).
 class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
 public:
+    /// How many decisions the log keeps.
+    static constexpr std::size_t kLoggedDecisions = 1024;
+
     /// A pool of `plan`'s budget, resolved now (MemoryPlan::resolve: BackendError for a
     /// percentage where /proc/meminfo cannot be read).
     explicit MemoryPool(const MemoryPlan& plan);
@@ -125,10 +135,16 @@ public:
     /// the accepted Monte Carlo (streaming windows) holds 0.5 MiB", or "nothing is leased".
     [[nodiscard]] std::string holders() const;
 
+    /// The budget a plan made now may use, for messages: budget_text() when nothing is leased,
+    /// else "what is left of the 2048.0 MiB budget (2147483648 B) once <holders()>".
+    [[nodiscard]] std::string remainder_text() const;
+
     /// The leases held now, oldest first.
     [[nodiscard]] std::vector<ActiveLease> leases() const;
 
-    /// Every lease granted, released and refused, in order.
+    /// The most recent kLoggedDecisions leases granted, released (wholly or in part) and
+    /// refused, in order. A streaming pass borrows and returns its window each time, so the log
+    /// keeps only the latest.
     [[nodiscard]] std::vector<LeaseDecision> decisions() const;
 
     /// Appends the report of a PreparedModel prepared with this pool's execution.
@@ -145,7 +161,8 @@ private:
         ActiveLease lease;
     };
 
-    void give_back(std::uint64_t id) noexcept;
+    void give_back(std::uint64_t id, std::size_t keep) noexcept;
+    void log(LeaseDecision decision);
     [[nodiscard]] std::string holders_locked() const;
 
     const std::size_t budget_;
@@ -154,7 +171,7 @@ private:
     std::size_t leased_ = 0;
     std::uint64_t next_id_ = 1;
     std::vector<Held> held_;
-    std::vector<LeaseDecision> decisions_;
+    std::deque<LeaseDecision> decisions_;
     std::vector<MemoryReport> reports_;
 };
 

@@ -40,8 +40,12 @@ namespace laddu::runtime {
 
 /// What prepare() decided about memory, as laddu's memory_report() tells it.
 struct MemoryReport {
+    std::string label;             ///< whose events, e.g. "the data" (prepare's `label`)
     std::size_t budget_bytes = 0;  ///< the resolved budget (SIZE_MAX: unlimited)
-    std::size_t cache_bytes = 0;   ///< the estimate for the whole (local) cache
+    /// what was left of the budget for this model: the budget less what other work prepared
+    /// with the same Execution::memory_pool held when it was planned (SIZE_MAX: unlimited)
+    std::size_t available_bytes = 0;
+    std::size_t cache_bytes = 0;  ///< the estimate for the whole (local) cache
     std::size_t cache_bytes_per_event = 0;
     std::size_t source_bytes_per_event = 0;  ///< of the columns read (4 per p4, scalars, weight)
     /// A source read's decode buffers (EventSource::stream_buffer_bytes; 0 for a dataset)
@@ -51,8 +55,13 @@ struct MemoryReport {
     data::MemoryPolicy requested = data::MemoryPolicy::kFastest;  ///< the data's policy
     data::MemoryPolicy policy = data::MemoryPolicy::kResident;    ///< decided: resident/streaming
     std::size_t window_events = 0;  ///< events per streaming window (or per source read)
-    /// estimated peak of cache, reads, read buffers and scratch (at most the budget)
+    /// estimated peak of cache, reads, read buffers and scratch (at most available_bytes)
     std::size_t peak_bytes = 0;
+    /// what the model leases from the execution's MemoryPool for as long as it lives: a
+    /// resident cache and the scratch (prepare leases peak_bytes until the cache is built), or
+    /// a streaming model's read buffers, scratch and window of one chunk (each pass borrows the
+    /// rest of its window, up to peak_bytes in all, while it runs)
+    std::size_t held_bytes = 0;
     std::string decision;  ///< what was decided and why, with the numbers
 };
 
@@ -62,18 +71,31 @@ enum class NonFiniteValues : std::uint8_t {
     kKeep,   ///< return it (variables for selections and binning, where NaN is in no bin)
 };
 
+/// Every local event's value and its derivatives (PreparedModel::evaluate_with_gradient).
+struct EventGradients {
+    std::vector<std::complex<double>> values;  ///< as evaluate() gives them
+    std::size_t parameters = 0;                ///< P, the free parameters
+    /// df_i/dθ_k of local event i at i·P + k: ∂Re f/∂θ_k + i ∂Im f/∂θ_k (imaginary parts 0
+    /// for a real model)
+    std::vector<std::complex<double>> gradients;
+};
+
 /// A compiled model with its event cache (resident or streamed) over one set of events.
 class PreparedModel {
 public:
     /// Binds `model` to `data` (a Dataset converts implicitly, under MemoryPolicy::kFastest).
     /// Throws DataError when the data lacks a column the model reads (naming every missing
     /// column and listing what the data has), or when the cache does not fit the memory budget
-    /// under the data's policy (naming the budget and the need); BackendError when the JIT
-    /// policy is kEnabled and the JIT is not built or cannot compile the model. With
-    /// Execution::collective this is a collective call and every process throws if one fails.
+    /// under the data's policy (naming the budget, the need and what other work already holds
+    /// of it); BackendError when the JIT policy is kEnabled and the JIT is not built or cannot
+    /// compile the model. With Execution::collective this is a collective call and every
+    /// process throws if one fails. The plan uses what is available in the execution's
+    /// MemoryPool (the whole budget without one) and the model leases its planned peak, under
+    /// `label` ("the data", "the accepted Monte Carlo"), until it is destroyed.
     [[nodiscard]] static PreparedModel prepare(const compile::CompiledModel& model,
                                                const data::EventData& data,
-                                               const Execution& execution = {});
+                                               const Execution& execution = {},
+                                               std::string_view label = "a prepared model");
 
     /// The number of events of every process.
     [[nodiscard]] std::size_t events() const noexcept;
@@ -129,6 +151,13 @@ public:
     [[nodiscard]] std::complex<double>
     evaluate_row(std::span<const double> params, std::size_t row,
                  NonFiniteValues non_finite = NonFiniteValues::kError) const;
+
+    /// evaluate() and, per local event, the derivatives of the value with respect to the free
+    /// parameters: the gradient program's outputs 1..P run over the same cache passes (for a
+    /// complex model, a program of ∂Re f + i ∂Im f built for the call). A value or derivative
+    /// that is not finite is an EvaluationError naming the event. Not a collective call;
+    /// streaming reads the events twice (values, then derivatives).
+    [[nodiscard]] EventGradients evaluate_with_gradient(std::span<const double> params) const;
 
     /// True when the event cache is held in memory (memory_report().policy is kResident).
     [[nodiscard]] bool is_resident() const noexcept;
