@@ -24,12 +24,12 @@ namespace {
 
 namespace ld = laddu;
 
-constexpr int kAmplitudes = 16;
+constexpr std::size_t kAmplitudes = 16;
 
 const ld::compile::CompiledModel& coherent_sum() {
     static const ld::compile::CompiledModel compiled = [] {
         ld::expr::Expr sum = ld::expr::constant(std::complex<double>(0.0, 0.0));
-        for (int k = 0; k < kAmplitudes; ++k) {
+        for (std::size_t k = 0; k < kAmplitudes; ++k) {
             const ld::expr::Expr g =
                 ld::expr::complex(ld::expr::parameter(fmt::format("g{}_re", k)),
                                   ld::expr::parameter(fmt::format("g{}_im", k)));
@@ -56,7 +56,7 @@ const ld::data::Dataset& dataset_for(std::size_t events) {
             }
         }
         std::vector<ld::data::ScalarInput> scalars;
-        for (int k = 0; k < kAmplitudes; ++k) {
+        for (std::size_t k = 0; k < kAmplitudes; ++k) {
             scalars.push_back({fmt::format("A{}_re", k), columns[2 * k]});
             scalars.push_back({fmt::format("A{}_im", k), columns[2 * k + 1]});
         }

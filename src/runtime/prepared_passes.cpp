@@ -39,9 +39,9 @@ PreparedModel::State::PassWindow PreparedModel::State::pass_window() const {
         if (extra == 0) {
             break;
         }
-        if (std::optional<MemoryLease> lease =
+        if (std::optional<MemoryLease> borrowed =
                 memory_pool->try_lease(extra * chunk_bytes, lease_label + ", a pass's window")) {
-            return {held + extra * kReductionChunk, std::move(*lease)};
+            return {held + extra * kReductionChunk, std::move(*borrowed)};
         }
     }
     return {held, {}};
