@@ -45,12 +45,13 @@ laddu::expr::Model coherent_model() {
     return laddu::expr::Model(laddu::expr::norm_sqr(sum));
 }
 
-void run(benchmark::State& state, laddu::likelihood::NormalizationStrategy strategy) {
+void run(benchmark::State& state, laddu::runtime::NormalizationMode mode) {
     const auto data = flat_events(10000, 1);
     const auto accepted = flat_events(static_cast<std::size_t>(state.range(0)), 2);
     laddu::runtime::Execution execution;
     execution.threads = 1;
-    const laddu::likelihood::NLL nll(coherent_model(), data, accepted, execution, "nll", strategy);
+    execution.normalization = mode;
+    const laddu::likelihood::NLL nll(coherent_model(), data, accepted, execution, "nll");
     const std::vector<double> params(nll.parameters().size(), 0.5);
     for (auto _ : state) {
         benchmark::DoNotOptimize(nll.value_and_gradient(params));
@@ -59,11 +60,11 @@ void run(benchmark::State& state, laddu::likelihood::NormalizationStrategy strat
 }
 
 void BM_NllFastNormalization(benchmark::State& state) {
-    run(state, laddu::likelihood::NormalizationStrategy::kAuto);
+    run(state, laddu::runtime::NormalizationMode::kAuto);
 }
 
 void BM_NllMcPass(benchmark::State& state) {
-    run(state, laddu::likelihood::NormalizationStrategy::kMcPass);
+    run(state, laddu::runtime::NormalizationMode::kGeneral);
 }
 
 // A full fit of the closure model (fit_test's |1 + (a + ib) x e^{ix} + c x²|²) on accept-reject

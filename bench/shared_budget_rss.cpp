@@ -41,7 +41,7 @@ struct Options {
     std::string memory = "300 MiB";
     std::size_t threads = 2;
     int passes = 2;
-    likelihood::NormalizationStrategy normalization = likelihood::NormalizationStrategy::kMcPass;
+    runtime::NormalizationMode normalization = runtime::NormalizationMode::kGeneral;
     std::string dir = std::filesystem::temp_directory_path().string();
 };
 
@@ -66,8 +66,8 @@ Options parse(int argc, char** argv) {
         } else if (arg == "--passes") {
             o.passes = std::stoi(value());
         } else if (arg == "--normalization") {
-            o.normalization = value() == "auto" ? likelihood::NormalizationStrategy::kAuto
-                                                : likelihood::NormalizationStrategy::kMcPass;
+            o.normalization = value() == "auto" ? runtime::NormalizationMode::kAuto
+                                                : runtime::NormalizationMode::kGeneral;
         } else if (arg == "--dir") {
             o.dir = value();
         } else {
@@ -129,8 +129,8 @@ std::vector<double> run(const Options& o, const std::string& data_file, const st
     // reuses that memory.
     (void)compile::compile_model(model);
     const double before = vm_hwm_mib();
-    const likelihood::NLL nll(model, open(data_file), open(mc_file), execution, "nll",
-                              o.normalization);
+    execution.normalization = o.normalization;
+    const likelihood::NLL nll(model, open(data_file), open(mc_file), execution, "nll");
     const double built = vm_hwm_mib();
     const std::vector<double> params(nll.parameters().size(), 0.25);
     runtime::Evaluation e;
@@ -173,8 +173,7 @@ int main(int argc, char** argv) {
         std::printf("data %zu events, accepted MC %zu events, K-matrix benchmark model, %s "
                     "normalisation, threads %zu, runtime budget %.1f MiB\n",
                     o.data, o.mc,
-                    o.normalization == likelihood::NormalizationStrategy::kMcPass ? "MC-pass"
-                                                                                  : "auto",
+                    o.normalization == runtime::NormalizationMode::kGeneral ? "MC-pass" : "auto",
                     o.threads, budget_mib);
         const std::vector<double> shared =
             bench::in_child([&] { return run(o, data_file, mc_file, budget); });
@@ -182,8 +181,7 @@ int main(int argc, char** argv) {
             bench::in_child([&] { return run(o, data_file, mc_file, runtime::MemoryPlan{}); });
         const char* labels[] = {"the data", "the accepted MC"};
         // Each run reports 4 numbers per prepared model after the value and the gradient.
-        const std::size_t models =
-            o.normalization == likelihood::NormalizationStrategy::kMcPass ? 2 : 1;
+        const std::size_t models = o.normalization == runtime::NormalizationMode::kGeneral ? 2 : 1;
         const std::size_t n_gradient = shared.size() - 4 - 4 * models;
         print("unlimited", unlimited, n_gradient, labels);
         print("shared budget", shared, n_gradient, labels);

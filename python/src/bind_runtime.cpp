@@ -150,17 +150,31 @@ std::string parse_partitioning(const std::string& value) {
     throw py::value_error("partitioning must be 'auto', 'contiguous', 'file_groups', or 'rows'");
 }
 
-void check_normalization(const std::string& value) {
+runtime::NormalizationMode parse_normalization(const std::string& value) {
     const std::string name = normalize(value);
-    if (name == "general" || name == "verify") {
-        throw BackendError("Execution(normalization='" + name +
-                           "') is not available in laddu_cpp: the likelihood picks the "
-                           "normalisation itself (the c^H M c form when the compiler finds "
-                           "one, else the event sum); use normalization='auto'");
+    if (name == "auto") {
+        return runtime::NormalizationMode::kAuto;
     }
-    if (name != "auto") {
-        throw py::value_error("normalization must be 'auto', 'general', or 'verify'");
+    if (name == "general") {
+        return runtime::NormalizationMode::kGeneral;
     }
+    if (name == "verify") {
+        return runtime::NormalizationMode::kVerify;
+    }
+    throw py::value_error("normalization must be 'auto', 'general', or 'verify'");
+}
+
+// laddu's names: "auto", "general", "verify".
+const char* normalization_name(runtime::NormalizationMode mode) {
+    switch (mode) {
+    case runtime::NormalizationMode::kGeneral:
+        return "general";
+    case runtime::NormalizationMode::kVerify:
+        return "verify";
+    case runtime::NormalizationMode::kAuto:
+        break;
+    }
+    return "auto";
 }
 
 // Checked in laddu's order: the memory budget, threads, device against backend, then the
@@ -207,7 +221,7 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
     }
     execution.precision = parse_precision(precision);
     execution.autodiff = parse_autodiff(autodiff);
-    check_normalization(normalization);
+    execution.normalization = parse_normalization(normalization);
     const std::string partition = parse_partitioning(partitioning);
     if (name == "gpu") {
         throw BackendError("Execution('gpu'): laddu_cpp has no GPU backend in this version "
@@ -264,10 +278,13 @@ int world_size_of(const runtime::Execution& e) {
 std::string execution_repr(const runtime::Execution& e) {
     std::string autodiff = autodiff_name(e.autodiff);
     autodiff[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(autodiff[0])));
+    std::string normalization = normalization_name(e.normalization);
+    normalization[0] =
+        static_cast<char>(std::toupper(static_cast<unsigned char>(normalization[0])));
     return fmt::format("Execution(backend=\"{}\", precision={}, autodiff={}, "
-                       "normalization=Auto, rank={}, world_size={})",
+                       "normalization={}, rank={}, world_size={})",
                        backend_name(e), e.precision == ir::Precision::kF32 ? "F32" : "F64",
-                       autodiff, rank_of(e), world_size_of(e));
+                       autodiff, normalization, rank_of(e), world_size_of(e));
 }
 
 std::vector<runtime::MemoryReport> recorded(const runtime::Execution& e) {
@@ -452,7 +469,10 @@ void bind_runtime(py::module_& module) {
         "it is built and the work is large enough, else the interpreter; the default), 'cpu' "
         "(the interpreter), 'jit' (LLVM kernels; BackendError when not built) or 'gpu' "
         "(BackendError: no GPU backend). precision: 'auto' (f64 on the CPU, as laddu), 'f64' "
-        "or 'f32'. autodiff: 'auto', 'forward' or 'reverse'. normalization: 'auto' only. "
+        "or 'f32'. autodiff: 'auto', 'forward' or 'reverse'. normalization: 'auto' (the "
+        "precomputed Hermitian matrix when the model has one, else a pass over the accepted "
+        "events), 'general' (always that pass) or 'verify' (the matrix, checked against the pass "
+        "at every evaluation: EvaluationError beyond 1e-10, 5e-4 under f32). "
         "threads: None (every hardware thread) or a count > 0. device: GPU only. memory: a "
         "MemoryPlan, MemoryBudget, byte count or text ('2 GiB', '70% available', '50% total', "
         "'auto'); None: no budget. mpi: True shares the events across the ranks of mpirun. "
@@ -475,8 +495,9 @@ void bind_runtime(py::module_& module) {
             "autodiff", [](const runtime::Execution& e) { return autodiff_name(e.autodiff); },
             "'auto', 'forward' or 'reverse'.")
         .def_property_readonly(
-            "normalization", [](const runtime::Execution&) { return "auto"; },
-            "'auto': the likelihood picks the normalisation itself.")
+            "normalization",
+            [](const runtime::Execution& e) { return normalization_name(e.normalization); },
+            "'auto', 'general' or 'verify' (see the constructor).")
         .def_property_readonly("rank", &rank_of, "This process's rank (0 without MPI).")
         .def_property_readonly("world_size", &world_size_of,
                                "The number of ranks sharing the events (1 without MPI).")

@@ -77,11 +77,26 @@ void check_integral(const std::string& term, double integral) {
     }
 }
 
+// NormalizationMode::kVerify: the matrix's `what` against the event pass's, within laddu's
+// tolerance (1e-10, 5e-4 under f32, of max(|pass|, 1)).
+void verify_close(const std::string& term, ir::Precision precision, const std::string& what,
+                  double matrix, double pass) {
+    const double tolerance =
+        (precision == ir::Precision::kF32 ? 5.0e-4 : 1.0e-10) * std::max(std::abs(pass), 1.0);
+    if (!(std::abs(matrix - pass) <= tolerance)) {
+        throw EvaluationError(fmt::format(
+            "'{}': the normalisation {} from the precomputed matrix ({}) differs from the pass "
+            "over the accepted Monte Carlo ({}) by more than {}; the matrix does not describe "
+            "this model: use Execution normalization 'general' and report the model",
+            term, what, matrix, pass, tolerance));
+    }
+}
+
 }  // namespace
 
 UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
                          const data::EventData& accepted, const runtime::Execution& execution,
-                         std::string name, NormalizationStrategy strategy) {
+                         std::string name) {
     // An intensity is real: taking the real part of a complex model would fit Re A, silently.
     if (!model.expression().value_kind().is_real_scalar()) {
         throw ModelError(fmt::format(
@@ -116,13 +131,13 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
             state->data->events() == 0 ? "has no events" : "weights do not sum to a positive value",
             state->data_weights));
     }
-    if (strategy == NormalizationStrategy::kAuto) {
+    if (shared.normalization != runtime::NormalizationMode::kGeneral) {
         if (std::optional<FastNormalization> fast =
                 FastNormalization::build(compiled, accepted, shared)) {
             state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
         }
     }
-    if (!state->fast) {
+    if (!state->fast || shared.normalization == runtime::NormalizationMode::kVerify) {
         state->accepted =
             std::make_unique<const runtime::PreparedModel>(runtime::PreparedModel::prepare(
                 compiled, accepted, shared, "the accepted Monte Carlo"));
@@ -177,21 +192,32 @@ UnbinnedNllInfo UnbinnedNll::info() const {
         info.normalization_terms = fast.terms();
         info.normalization_groups = fast.groups();
         info.normalization_bytes = fast.terms() * fast.terms() * sizeof(std::complex<double>);
+    }
+    if (state_->accepted) {
+        // The event pass (NormalizationMode::kGeneral, or kVerify's check of the matrix).
+        info.accepted = prepared_events_info(*state_->accepted);
+    } else {
         // The matrix sums over every process's events; no local count is kept.
         info.accepted.events = static_cast<std::size_t>(state_->accepted_events.num_events());
         info.accepted.local_events = info.accepted.events;
         info.accepted.resident_bytes = info.normalization_bytes;
-    } else {
-        info.accepted = prepared_events_info(*state_->accepted);
     }
     return info;
 }
 
 double UnbinnedNll::normalization_integral(std::span<const double> params) const {
     check_parameter_count(state_->name, state_->parameters.size(), params.size());
-    const double integral =
-        state_->fast ? state_->fast->value(params)
-                     : state_->accepted->reduce(params, runtime::ReductionTransform::kReal);
+    if (!state_->fast) {
+        const double integral =
+            state_->accepted->reduce(params, runtime::ReductionTransform::kReal);
+        check_integral(state_->name, integral);
+        return integral;
+    }
+    const double integral = state_->fast->value(params);
+    if (state_->accepted) {
+        verify_close(state_->name, state_->execution.precision, "value", integral,
+                     state_->accepted->reduce(params, runtime::ReductionTransform::kReal));
+    }
     check_integral(state_->name, integral);
     return integral;
 }
@@ -202,10 +228,19 @@ UnbinnedNll::normalization_integral_with_gradient(std::span<const double> params
     runtime::Evaluation result;
     if (state_->fast) {
         result = state_->fast->value_and_gradient(params);
+        if (state_->accepted) {
+            const runtime::Evaluation pass =
+                state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
+            verify_close(state_->name, state_->execution.precision, "value", result.value,
+                         pass.value);
+            for (std::size_t k = 0; k < pass.gradient.size(); ++k) {
+                verify_close(state_->name, state_->execution.precision,
+                             "gradient component " + std::to_string(k), result.gradient[k],
+                             pass.gradient[k]);
+            }
+        }
     } else {
-        runtime::Evaluation r =
-            state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
-        result = {r.value, std::move(r.gradient)};
+        result = state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
     }
     check_integral(state_->name, result.value);
     return result;

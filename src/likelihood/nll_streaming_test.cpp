@@ -26,6 +26,7 @@ using data::EventData;
 using data::MemoryPolicy;
 using laddu::testing::toy_dataset;
 using laddu::testing::toy_events;
+using laddu::testing::with_normalization;
 using laddu::testing::with_threads;
 
 constexpr std::size_t kBudget = std::size_t{2} << 20;  // windows of a few chunks
@@ -47,20 +48,24 @@ TEST_F(NllStreamingTest, ValueAndGradientAreBitIdenticalResidentOrStreamingForAn
     }
     const auto mc_source =
         std::make_shared<data::MemorySource>(mc_.batch().schema_ptr(), std::move(batches));
-    for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
-        const NLL reference(model_, data_, mc_, with_threads(1), "nll", strategy);
+    for (const auto strategy :
+         {runtime::NormalizationMode::kAuto, runtime::NormalizationMode::kGeneral}) {
+        const NLL reference(model_, data_, mc_, with_normalization(with_threads(1), strategy),
+                            "nll");
         const double value = reference.value(params_);
         const runtime::Evaluation expected = reference.value_and_gradient(params_);
         EXPECT_EQ(expected.value, value);
         for (const std::size_t threads : {1U, 2U, 4U}) {
-            const NLL resident(model_, data_, mc_, with_threads(threads), "nll", strategy);
+            const NLL resident(model_, data_, mc_,
+                               with_normalization(with_threads(threads), strategy), "nll");
             EXPECT_EQ(resident.value(params_), value) << threads;
             EXPECT_EQ(resident.value_and_gradient(params_).gradient, expected.gradient) << threads;
             const NLL streaming(model_, EventData(data_, MemoryPolicy::kStreaming),
                                 EventData::from_source(mc_source, MemoryPolicy::kStreaming),
-                                with_threads(threads, kBudget), "nll", strategy);
+                                with_normalization(with_threads(threads, kBudget), strategy),
+                                "nll");
             EXPECT_EQ(streaming.uses_fast_normalization(),
-                      strategy == NormalizationStrategy::kAuto);
+                      strategy == runtime::NormalizationMode::kAuto);
             EXPECT_EQ(streaming.data_sum_weights(), reference.data_sum_weights());
             EXPECT_EQ(streaming.value(params_), value) << threads;
             const runtime::Evaluation got = streaming.value_and_gradient(params_);
@@ -84,8 +89,10 @@ TEST_F(NllStreamingTest, StreamedAcceptedMcGivesTheSameProjectionsAndFitFraction
 }
 
 TEST_F(NllStreamingTest, SeveralProcessesGiveTheSingleProcessBits) {
-    for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
-        const ExtendedNLL reference(model_, data_, mc_, with_threads(1), "enll", strategy);
+    for (const auto strategy :
+         {runtime::NormalizationMode::kAuto, runtime::NormalizationMode::kGeneral}) {
+        const ExtendedNLL reference(model_, data_, mc_,
+                                    with_normalization(with_threads(1), strategy), "enll");
         const runtime::Evaluation expected = reference.value_and_gradient(params_);
         for (const int size : {1, 2, 3}) {
             for (const bool stream : {false, true}) {
@@ -100,7 +107,8 @@ TEST_F(NllStreamingTest, SeveralProcessesGiveTheSingleProcessBits) {
                         const MemoryPolicy policy =
                             stream ? MemoryPolicy::kStreaming : MemoryPolicy::kFastest;
                         const ExtendedNLL nll(model_, EventData(data_, policy),
-                                              EventData(mc_, policy), execution, "enll", strategy);
+                                              EventData(mc_, policy),
+                                              with_normalization(execution, strategy), "enll");
                         got[static_cast<std::size_t>(rank)] = nll.value_and_gradient(params_);
                     });
                 }
@@ -127,11 +135,14 @@ TEST_F(NllStreamingTest, DataAndAcceptedMcShareOneBudgetWithTheUnlimitedBits) {
     ASSERT_EQ(alone(data_, budget).policy, MemoryPolicy::kResident);
     ASSERT_EQ(alone(mc_, budget).policy, MemoryPolicy::kResident);
 
-    const NLL unlimited(model_, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
+    const NLL unlimited(model_, data_, mc_,
+                        with_normalization(with_threads(2), runtime::NormalizationMode::kGeneral),
+                        "nll");
     const runtime::Evaluation expected = unlimited.value_and_gradient(params_);
     runtime::Execution execution = with_threads(2, budget);
     execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
-    const NLL shared(model_, data_, mc_, execution, "nll", NormalizationStrategy::kMcPass);
+    const NLL shared(model_, data_, mc_,
+                     with_normalization(execution, runtime::NormalizationMode::kGeneral), "nll");
     const std::vector<runtime::MemoryReport> reports = execution.memory_pool->reports();
     ASSERT_EQ(reports.size(), 2U);
     EXPECT_EQ(reports[0].label, "the data");
@@ -149,8 +160,9 @@ TEST_F(NllStreamingTest, DataAndAcceptedMcShareOneBudgetWithTheUnlimitedBits) {
         EXPECT_LE(d.leased, budget) << d.label;
     }
     // Without a pool of its own, an NLL still shares one budget between its data and MC.
-    const NLL own(model_, data_, mc_, with_threads(2, budget), "nll",
-                  NormalizationStrategy::kMcPass);
+    const NLL own(model_, data_, mc_,
+                  with_normalization(with_threads(2, budget), runtime::NormalizationMode::kGeneral),
+                  "nll");
     EXPECT_EQ(own.value_and_gradient(params_).gradient, expected.gradient);
 }
 

@@ -23,6 +23,7 @@ using laddu::testing::toy_dataset;
 using laddu::testing::toy_events;
 using laddu::testing::toy_intensity;
 using laddu::testing::ToyEvents;
+using laddu::testing::with_normalization;
 using laddu::testing::with_threads;
 
 // scale · |Σ_k (a_k + i b_k) exp(i k x) (k + m²)|² + offset (tests/support/toy_model.hpp).
@@ -141,7 +142,9 @@ TEST_F(NllTest, FastNormalizationAgreesWithTheMcPass) {
     ASSERT_TRUE(compile::compile_model(model).normalization.has_value())
         << "the coherent sum should decompose";
     const NLL fast(model, data_, mc_, with_threads(2));
-    const NLL pass(model, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
+    const NLL pass(model, data_, mc_,
+                   with_normalization(with_threads(2), runtime::NormalizationMode::kGeneral),
+                   "nll");
     EXPECT_TRUE(fast.uses_fast_normalization());
     EXPECT_FALSE(pass.uses_fast_normalization());
     const runtime::Evaluation f = fast.normalization_integral_with_gradient(params_);
@@ -175,12 +178,34 @@ TEST_F(NllTest, ModelsWithoutADecompositionFallBackToTheMcPass) {
                 1e-12 * static_cast<double>(integral));
 }
 
+TEST_F(NllTest, VerifyKeepsTheMatrixAndChecksItAgainstTheEventPass) {
+    const expr::Model model = make_model(0.0);
+    const NLL fast(model, data_, mc_, with_threads(2));
+    const NLL verify(model, data_, mc_,
+                     with_normalization(with_threads(2), runtime::NormalizationMode::kVerify));
+    const NLL pass(model, data_, mc_,
+                   with_normalization(with_threads(2), runtime::NormalizationMode::kGeneral));
+    ASSERT_TRUE(verify.uses_fast_normalization());
+    EXPECT_FALSE(pass.uses_fast_normalization());
+    // verify holds both: the matrix for the value, the prepared accepted events for the check.
+    EXPECT_TRUE(verify.info().accepted.memory.has_value());
+    EXPECT_EQ(verify.value(params_), fast.value(params_));
+    const runtime::Evaluation v = verify.value_and_gradient(params_);
+    const runtime::Evaluation f = fast.value_and_gradient(params_);
+    EXPECT_EQ(v.value, f.value);
+    EXPECT_EQ(v.gradient, f.gradient);
+    EXPECT_NEAR(pass.value(params_), f.value, 1e-10 * std::abs(f.value));
+}
+
 TEST_F(NllTest, ValuesAndGradientsAreBitIdenticalForAnyThreadCount) {
-    for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
-        const NLL reference(make_model(0.0), data_, mc_, with_threads(1), "nll", strategy);
+    for (const auto strategy :
+         {runtime::NormalizationMode::kAuto, runtime::NormalizationMode::kGeneral}) {
+        const NLL reference(make_model(0.0), data_, mc_,
+                            with_normalization(with_threads(1), strategy), "nll");
         const runtime::Evaluation expected = reference.value_and_gradient(params_);
         for (const std::size_t threads : {2U, 3U}) {
-            const NLL nll(make_model(0.0), data_, mc_, with_threads(threads), "nll", strategy);
+            const NLL nll(make_model(0.0), data_, mc_,
+                          with_normalization(with_threads(threads), strategy), "nll");
             const runtime::Evaluation e = nll.value_and_gradient(params_);
             EXPECT_EQ(e.value, expected.value) << threads;
             EXPECT_EQ(e.gradient, expected.gradient) << threads;
@@ -198,7 +223,9 @@ TEST_F(NllTest, FastNormalizationKeepsIncoherentGroupsApart) {
                             expr::norm_sqr(c2 * (x * x + 1.0)));
     ASSERT_TRUE(compile::compile_model(model).normalization.has_value());
     const NLL fast(model, data_, mc_, with_threads(2));
-    const NLL pass(model, data_, mc_, with_threads(2), "nll", NormalizationStrategy::kMcPass);
+    const NLL pass(model, data_, mc_,
+                   with_normalization(with_threads(2), runtime::NormalizationMode::kGeneral),
+                   "nll");
     ASSERT_TRUE(fast.uses_fast_normalization());
     const runtime::Evaluation f = fast.normalization_integral_with_gradient(params_);
     const runtime::Evaluation p = pass.normalization_integral_with_gradient(params_);
@@ -289,9 +316,10 @@ protected:
 };
 
 TEST_F(NllErrorTest, ANonPositiveIntegralIsAnEvaluationError) {
-    for (const auto strategy : {NormalizationStrategy::kAuto, NormalizationStrategy::kMcPass}) {
-        const NLL nll(model_, data_, mc_, {}, "nll", strategy);
-        const ExtendedNLL extended(model_, data_, mc_, {}, "ext", strategy);
+    for (const auto strategy :
+         {runtime::NormalizationMode::kAuto, runtime::NormalizationMode::kGeneral}) {
+        const NLL nll(model_, data_, mc_, with_normalization({}, strategy), "nll");
+        const ExtendedNLL extended(model_, data_, mc_, with_normalization({}, strategy), "ext");
         const std::vector<double> p{0.0};
         for (const UnbinnedNll* term :
              {static_cast<const UnbinnedNll*>(&nll), static_cast<const UnbinnedNll*>(&extended)}) {
@@ -372,8 +400,9 @@ TEST_F(NllTest, InfoReportsTheNormalizationPathAndBothEventSets) {
     EXPECT_FALSE(f.accepted.sum_weights.has_value());
     EXPECT_EQ(f.accepted.resident_bytes, f.normalization_bytes);
 
-    const NLL pass(make_model(0.0), data_, mc_, with_threads(2), "nll",
-                   NormalizationStrategy::kMcPass);
+    const NLL pass(make_model(0.0), data_, mc_,
+                   with_normalization(with_threads(2), runtime::NormalizationMode::kGeneral),
+                   "nll");
     const UnbinnedNllInfo m = pass.info();
     EXPECT_FALSE(m.fast_normalization);
     EXPECT_EQ(m.normalization_terms, 0U);

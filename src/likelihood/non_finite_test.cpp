@@ -21,6 +21,7 @@ namespace laddu::likelihood {
 namespace {
 
 using expr::Expr;
+using laddu::testing::with_normalization;
 using laddu::testing::with_threads;
 
 constexpr std::size_t kEvents = 10007;
@@ -77,7 +78,8 @@ TEST(NonFiniteNll, ANanInTheNormalisationPassNamesTheAcceptedEvent) {
     const data::Dataset accepted = events(0.0);  // sqrt(0 - 1) at accepted event kBad
     const std::vector<double> params{1.0};
     for_each_backend([&](const runtime::Execution& execution) {
-        const NLL nll(model, data, accepted, execution, "nll", NormalizationStrategy::kMcPass);
+        const NLL nll(model, data, accepted,
+                      with_normalization(execution, runtime::NormalizationMode::kGeneral), "nll");
         const std::string expected = "Real reduction requires a finite real value, got nan at "
                                      "event 6007: sqrt(-1) is nan";
         EXPECT_EQ(error_of([&] { (void)nll.value(params); }), expected);

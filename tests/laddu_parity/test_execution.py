@@ -17,6 +17,8 @@ EXECUTIONS = [
     (("auto",), {"precision": "single", "partitioning": "files"}),
     (("cpu",), {"threads": 1, "memory": "2 GiB", "mpi": False}),
     ((), {"memory": 4096, "normalization": "auto", "partitioning": "rows"}),
+    (("cpu",), {"normalization": "general"}),
+    ((), {"normalization": " Verify "}),
 ]
 
 BUDGETS = ["2 GiB", "512 MiB", "1.5 GB", "4096", " 8 gib ", "1 bytes", "1.5 KiB", ".5 kb", "1.999 B",

@@ -68,6 +68,12 @@ runtime::Execution serial(distributed::Partitioning* partitioning = nullptr) {
     return execution;
 }
 
+runtime::Execution with_normalization(runtime::Execution execution,
+                                      runtime::NormalizationMode mode) {
+    execution.normalization = mode;
+    return execution;
+}
+
 // Bit patterns, so NaN uncertainties compare equal to themselves.
 std::vector<std::uint64_t> bits(const std::vector<double>& values) {
     std::vector<std::uint64_t> out;
@@ -90,13 +96,14 @@ TEST(KMatrixMpi, NllValueAndGradientAreBitIdenticalToOneProcess) {
     std::vector<double> params(model.parameters().free_count(), 0.25);
     params[3] = -0.6;
     for (const auto strategy :
-         {likelihood::NormalizationStrategy::kAuto, likelihood::NormalizationStrategy::kMcPass}) {
-        const likelihood::NLL single(model, data, accepted, serial(), "nll", strategy);
+         {runtime::NormalizationMode::kAuto, runtime::NormalizationMode::kGeneral}) {
+        const likelihood::NLL single(model, data, accepted, with_normalization(serial(), strategy),
+                                     "nll");
         const double value = single.value(params);
         const runtime::Evaluation expected = single.value_and_gradient(params);
         for (auto partitioning : kPartitionings) {
-            const likelihood::NLL nll(model, data, accepted, serial(&partitioning), "nll",
-                                      strategy);
+            const likelihood::NLL nll(model, data, accepted,
+                                      with_normalization(serial(&partitioning), strategy), "nll");
             EXPECT_EQ(nll.value(params), value) << static_cast<int>(partitioning);
             const runtime::Evaluation got = nll.value_and_gradient(params);
             EXPECT_EQ(got.value, expected.value);

@@ -90,4 +90,10 @@ runtime::Execution with_threads(std::size_t threads, std::size_t budget) {
     return execution;
 }
 
+runtime::Execution with_normalization(runtime::Execution execution,
+                                      runtime::NormalizationMode mode) {
+    execution.normalization = mode;
+    return execution;
+}
+
 }  // namespace laddu::testing

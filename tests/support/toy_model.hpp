@@ -55,4 +55,8 @@ struct ToyModelOptions {
 /// non-zero.
 [[nodiscard]] runtime::Execution with_threads(std::size_t threads, std::size_t budget = 0);
 
+/// `execution` with its normalisation mode set to `mode`.
+[[nodiscard]] runtime::Execution with_normalization(runtime::Execution execution,
+                                                    runtime::NormalizationMode mode);
+
 }  // namespace laddu::testing

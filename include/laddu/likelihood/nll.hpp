@@ -38,12 +38,6 @@
 
 namespace laddu::likelihood {
 
-/// How the normalisation integral over accepted MC is computed.
-enum class NormalizationStrategy : std::uint8_t {
-    kAuto,    ///< the precomputed matrix when the model decomposes, else an MC pass
-    kMcPass,  ///< always a pass over every accepted event
-};
-
 /// How one set of a term's events was prepared: what Likelihood diagnostics report per dataset.
 struct PreparedEventsInfo {
     std::size_t events = 0;  ///< every process's events
@@ -125,7 +119,7 @@ protected:
 
     UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
                 const data::EventData& accepted, const runtime::Execution& execution,
-                std::string name, NormalizationStrategy strategy);
+                std::string name);
 
 private:
     struct State;
@@ -141,9 +135,8 @@ public:
     /// suggests norm_sqr), and what compile_model() and PreparedModel::prepare() throw
     /// (CompileError, DataError for missing columns or a budget too small).
     NLL(const expr::Model& model, const data::EventData& data, const data::EventData& accepted,
-        const runtime::Execution& execution = {}, std::string name = "nll",
-        NormalizationStrategy strategy = NormalizationStrategy::kAuto)
-        : UnbinnedNll(Kind::kNll, model, data, accepted, execution, std::move(name), strategy) {}
+        const runtime::Execution& execution = {}, std::string name = "nll")
+        : UnbinnedNll(Kind::kNll, model, data, accepted, execution, std::move(name)) {}
 };
 
 /// Σ_acc w_j I_j − Σ_data w_i ln I_i (the extended likelihood: the yield is part of I).
@@ -152,10 +145,8 @@ public:
     /// As NLL's constructor.
     ExtendedNLL(const expr::Model& model, const data::EventData& data,
                 const data::EventData& accepted, const runtime::Execution& execution = {},
-                std::string name = "extended_nll",
-                NormalizationStrategy strategy = NormalizationStrategy::kAuto)
-        : UnbinnedNll(Kind::kExtended, model, data, accepted, execution, std::move(name),
-                      strategy) {}
+                std::string name = "extended_nll")
+        : UnbinnedNll(Kind::kExtended, model, data, accepted, execution, std::move(name)) {}
 };
 
 }  // namespace laddu::likelihood

@@ -22,6 +22,15 @@ enum class Device : std::uint8_t { kCpu };
 /// How gradients are computed (autodiff::AutodiffMode: auto, forward or reverse).
 using AutodiffMode = autodiff::AutodiffMode;
 
+/// How a likelihood's normalisation integral over accepted Monte Carlo is computed (laddu's
+/// NormalizationMode).
+enum class NormalizationMode : std::uint8_t {
+    kAuto,     ///< the precomputed Hermitian matrix when the model decomposes, else an event pass
+    kGeneral,  ///< always a pass over every accepted event
+    kVerify,   ///< the matrix, checked against an event pass at every evaluation (EvaluationError
+               ///< when they differ by more than 1e-10, 5e-4 under f32, of max(|pass|, 1))
+};
+
 /// Whether to compile kernels with the LLVM JIT: when available (kAuto), required, or never.
 enum class JitPolicy : std::uint8_t { kAuto, kEnabled, kDisabled };
 
@@ -95,6 +104,7 @@ struct Execution {
     ir::Precision precision = ir::Precision::kF64;
     AutodiffMode autodiff = AutodiffMode::kAuto;
     JitPolicy jit = JitPolicy::kAuto;
+    NormalizationMode normalization = NormalizationMode::kAuto;
     MemoryPlan memory;
     /// The processes that share the events (nullptr: this process alone). Every process builds
     /// the same model and prepares the same global data; each caches only the chunks it owns
