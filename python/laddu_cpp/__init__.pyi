@@ -302,7 +302,7 @@ def read_parquet(path: str | PathLike[str] | Sequence[str | PathLike[str]], *, n
 def read_parquet(
     path: str | PathLike[str] | Sequence[str | PathLike[str]],
     *,
-    memory: int | str | None = None,
+    memory: MemoryBudget | MemoryPlan | int | str | None = None,
     cache: str | None = None,
     nulls: str = "error",
 ) -> Dataset | EventData: ...

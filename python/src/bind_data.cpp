@@ -2,7 +2,9 @@
 // weights=...), ld.read_parquet, p4_names(), scalar_names(), len(), weights(), sum_weights(),
 // slicing, bootstrap, subsample, write_to(ld.ParquetSink(path, precision=)); read_parquet is in
 // bind_event_data.cpp.
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -78,6 +80,28 @@ data::Dataset from_arrays(const py::dict& p4s, const py::dict& scalars, const py
         }
         weight_span = {array.data(), static_cast<std::size_t>(array.size())};
         keep.push_back(std::move(array));
+    }
+    // Columns of different lengths are a ValueError, as in laddu (data::Dataset would throw
+    // DataError); a p4 span holds 4 numbers per event.
+    std::optional<std::pair<std::string, std::size_t>> first;
+    const auto check_length = [&first](const std::string& name, std::size_t events) {
+        if (!first) {
+            first.emplace(name, events);
+        } else if (events != first->second) {
+            throw py::value_error(fmt::format("column '{}' has {} events but column '{}' has {}; "
+                                              "all dataset columns must have the same number "
+                                              "of events",
+                                              name, events, first->first, first->second));
+        }
+    };
+    for (const auto& p4 : p4_inputs) {
+        check_length(p4.name, p4.values.size() / 4);
+    }
+    for (const auto& scalar : scalar_inputs) {
+        check_length(scalar.name, scalar.values.size());
+    }
+    if (!weights.is_none()) {
+        check_length("weights", weight_span.size());
     }
     return data::Dataset::from_arrays(p4_inputs, scalar_inputs, weight_span);
 }
@@ -221,9 +245,6 @@ void bind_data(py::module_& module) {
                 data::ParquetWriteOptions options;
                 if (sink.precision == "f32") {
                     options.precision = data::ColumnType::kFloat32;
-                } else if (sink.precision != "f64") {
-                    throw py::value_error("precision must be 'f64' or 'f32', got '" +
-                                          sink.precision + "'");
                 }
                 const py::gil_scoped_release release;
                 data::write_parquet(d, sink.path, options);
@@ -235,6 +256,10 @@ void bind_data(py::module_& module) {
 
     py::class_<ParquetSink>(module, "ParquetSink", "Where Dataset.write_to writes a Parquet file.")
         .def(py::init([](const py::object& path, const std::string& precision) {
+                 // Checked here, as laddu does, not when the first file is written.
+                 if (precision != "f64" && precision != "f32") {
+                     throw py::value_error("precision must be 'f32' or 'f64'");
+                 }
                  return ParquetSink{fs_path(path), precision};
              }),
              py::arg("path"), py::kw_only(), py::arg("precision") = "f64")

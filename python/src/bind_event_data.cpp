@@ -3,7 +3,9 @@
 // data::ParquetSource with that data::MemoryPolicy (without memory= or cache= it still returns a
 // resident ld.Dataset). NLL and ExtendedNLL accept either; the memory budget joins the term's
 // Execution unless that sets its own.
+#include <cctype>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <pybind11/pybind11.h>
@@ -18,6 +20,7 @@
 #include "bindings.hpp"
 #include "conversions.hpp"
 #include "event_data.hpp"
+#include "memory.hpp"
 
 namespace py = pybind11;
 
@@ -67,19 +70,35 @@ std::vector<std::string> path_list(const py::object& paths) {
     return patterns;
 }
 
+// laddu's memory= of read_parquet: a MemoryBudget, a byte count or budget text, as
+// Execution(memory=); bad values are a ValueError.
 std::optional<runtime::MemoryPlan> memory_plan(const py::object& memory) {
     if (memory.is_none()) {
         return std::nullopt;
     }
-    if (py::isinstance<py::str>(memory)) {
-        return runtime::MemoryPlan::parse(cast_arg<std::string>(memory, "memory", "a str"));
+    if (py::isinstance<py::bool_>(memory)) {
+        throw py::value_error("memory budget must be a MemoryBudget, byte count, or string such "
+                              "as '8 GiB' or '60% available'");
     }
-    if (py::isinstance<py::int_>(memory) && !py::isinstance<py::bool_>(memory)) {
-        return runtime::MemoryPlan::bytes(
-            cast_arg<std::size_t>(memory, "memory", "a byte count (an int from 0 to 2**64 - 1)"));
+    return host_budget(memory);
+}
+
+// laddu's cache= names, compared trimmed and lower-case; another is a ValueError, as in laddu.
+data::MemoryPolicy cache_policy(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
+        text.remove_prefix(1);
     }
-    throw py::type_error("memory must be a byte count or a text such as '2 GiB' or "
-                         "'70% available'");
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
+        text.remove_suffix(1);
+    }
+    std::string name(text);
+    for (char& c : name) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (name != "fastest" && name != "resident" && name != "streaming") {
+        throw py::value_error("cache must be 'fastest', 'resident', or 'streaming'");
+    }
+    return data::parse_memory_policy(name);
 }
 
 py::object read_parquet(const py::object& paths, const py::object& memory,
@@ -100,7 +119,7 @@ py::object read_parquet(const py::object& paths, const py::object& memory,
         }
         return py::cast(dataset);
     }
-    const data::MemoryPolicy policy = data::parse_memory_policy(cache.value_or("fastest"));
+    const data::MemoryPolicy policy = cache_policy(cache.value_or("fastest"));
     LazyEvents lazy{data::EventData(data::Dataset{}), budget};
     {
         const py::gil_scoped_release release;
@@ -141,7 +160,7 @@ void bind_event_data(py::module_& module) {
         .def(
             "with_cache",
             [](const LazyEvents& e, const std::string& cache) {
-                return LazyEvents{e.events.with_policy(data::parse_memory_policy(cache)), e.memory};
+                return LazyEvents{e.events.with_policy(cache_policy(cache)), e.memory};
             },
             py::arg("cache"))
         .def(

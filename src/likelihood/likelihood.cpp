@@ -22,6 +22,14 @@ Likelihood& Likelihood::add(TermPtr term) {
     if (!term) {
         throw ModelError("Likelihood::add was given a null term; pass a constructed term");
     }
+    // laddu's rule too: terms are told apart by name (diagnostics, fit fractions per term).
+    for (const TermPtr& existing : terms_) {
+        if (existing->name() == term->name()) {
+            throw ModelError(fmt::format("duplicate likelihood term name: '{}'; give each term of "
+                                         "a likelihood its own name (name=...)",
+                                         term->name()));
+        }
+    }
     // laddu's rule: one name, one definition. Identical definitions merge; two different ones
     // are a ModelError naming both (checked before anything changes). A penalty only names
     // its parameters: it takes whatever definition a model gives.

@@ -149,7 +149,19 @@ TEST_F(LikelihoodTest, WrongSizesAndNullTermsAreErrors) {
     expect_throw_with<ModelError>([&] { total_.add(nullptr); }, "null term");
 }
 
-// laddu's rule (issue 21): identical definitions merge, different ones are refused with both.
+TEST_F(LikelihoodTest, TwoTermsOfOneNameAreAModelError) {
+    const std::size_t before = total_.terms().size();
+    expect_throw_with<ModelError>(
+        [&] {
+            total_.add(std::make_shared<Quadratic>(
+                "q1", std::vector<expr::Parameter>{bounded("a", 1.0, -5.0, 5.0)},
+                std::vector<double>{0.0}, std::vector<double>{1.0}));
+        },
+        "duplicate likelihood term name: 'q1'");
+    EXPECT_EQ(total_.terms().size(), before);
+}
+
+// laddu's rule: identical definitions merge, different ones are refused with both.
 TEST_F(LikelihoodTest, ConflictingDefinitionsOfASharedParameterAreModelErrors) {
     const std::vector<double> one{1.0};
     total_.add(std::make_shared<Quadratic>(
