@@ -7,7 +7,8 @@
 #   build/wheel/<tag>/  the CMake build folder, kept: a second run rebuilds only what changed
 #   build/wheel/dist/   the wheel of this run
 #   build/wheel-venv/   made anew on every run from /usr/bin/python3: the wheel, and pytest,
-#                       scipy, mpmath, iminuit and matplotlib at requirements/test.txt's pins
+#                       scipy, mpmath, iminuit, matplotlib and pyarrow (the data-io tutorial's
+#                       Parquet checks) at requirements/test.txt's pins
 #
 # The wheel is built without build isolation by build/venv (scripts/make-venv.sh), whose
 # scikit-build-core and pybind11 are pyproject.toml's pinned build requirements (checked below):
@@ -58,7 +59,7 @@ rm -rf "$venv"
 progress=off
 [ -t 1 ] && progress=on
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --progress-bar "$progress" \
-    -c requirements/test.txt "$wheel" pytest scipy mpmath iminuit matplotlib
+    -c requirements/test.txt "$wheel" pytest scipy mpmath iminuit matplotlib pyarrow
 "$venv/bin/python" -m pip check
 install_seconds=$((SECONDS - start))
 
