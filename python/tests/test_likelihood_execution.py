@@ -247,6 +247,11 @@ def test_complex_model_gradients_are_complex():
     np.testing.assert_allclose(gradients[:, 1], 1j * x * (0.8 + 0.5j) * np.exp(1.3j * x), rtol=1e-13)
     _, real = model.value_and_gradient(data, real=True)
     np.testing.assert_array_equal(real, gradients.real)
+    # The values are the gradient program's output 0: evaluate()'s bits on every backend.
+    for backend in BACKENDS:
+        execution = ld.Execution(backend)
+        values, _ = model.value_and_gradient(data, execution=execution)
+        np.testing.assert_array_equal(values, model.evaluate(data, real=False, execution=execution))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -19,9 +19,6 @@ EventGradients PreparedModel::evaluate_with_gradient(std::span<const double> par
     }
     const EventWindows& windows = *s.windows;
     EventGradients result;
-    // The values come from the evaluate program, so they are evaluate()'s bits.
-    result.values = s.evaluate_all(params, NonFiniteValues::kError);
-
     const bool complex_model = s.evaluate.at(s.evaluate.outputs[0]).kind == ir::ValueKind::kComplex;
     // The prepared gradient program (Component::kReal) is what a likelihood runs; only a
     // complex model's imaginary parts need the full one, which no other pass uses.
@@ -56,6 +53,12 @@ EventGradients PreparedModel::evaluate_with_gradient(std::span<const double> par
     });
     if (n == 0) {
         (void)kernel->bind(params);  // the parameter count is checked with no events too
+    }
+    // Output 0 is the evaluate program's own value instruction (autodiff appends the
+    // derivatives after it), so the values are evaluate()'s bits without a second pass.
+    result.values.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        result.values[i] = {re[i], complex_model ? im[i] : 0.0};
     }
     result.parameters = p;
     result.gradients.resize(n * p);

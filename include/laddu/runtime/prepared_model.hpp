@@ -155,8 +155,8 @@ public:
     /// evaluate() and, per local event, the derivatives of the value with respect to the free
     /// parameters: the gradient program's outputs 1..P run over the same cache passes (for a
     /// complex model, a program of ∂Re f + i ∂Im f built for the call). A value or derivative
-    /// that is not finite is an EvaluationError naming the event. Not a collective call;
-    /// streaming reads the events twice (values, then derivatives).
+    /// that is not finite is an EvaluationError naming the event. Not a collective call; one
+    /// pass over the events (the gradient program's output 0 is the value).
     [[nodiscard]] EventGradients evaluate_with_gradient(std::span<const double> params) const;
 
     /// True when the event cache is held in memory (memory_report().policy is kResident).
