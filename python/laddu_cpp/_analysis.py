@@ -139,7 +139,7 @@ class DatasetDiagnostics:
     def __init__(self, term, role, info, events, prepare_seconds):
         memory = events["memory"]
         fast = role == "accepted_mc" and info["fast_normalization"]
-        resident = memory is None or memory["resident"]
+        resident = memory is None or memory["strategy"] == "resident"
         if memory is None:
             batches = None
         elif resident:

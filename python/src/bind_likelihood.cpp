@@ -24,6 +24,7 @@
 
 #include "bindings.hpp"
 #include "event_data.hpp"
+#include "memory.hpp"
 #include "parameters.hpp"
 
 namespace py = pybind11;
@@ -73,15 +74,7 @@ py::dict events_info(const likelihood::PreparedEventsInfo& info) {
         out["memory"] = py::none();
         return out;
     }
-    const runtime::MemoryReport& r = *info.memory;
-    py::dict memory;
-    memory["resident"] = r.policy == data::MemoryPolicy::kResident;
-    memory["bytes_per_event"] = r.cache_bytes_per_event;
-    memory["cache_bytes"] = r.cache_bytes;
-    memory["window_events"] = r.window_events;
-    memory["peak_bytes"] = r.peak_bytes;
-    memory["decision"] = r.decision;
-    out["memory"] = memory;
+    out["memory"] = memory_decision(*info.memory);
     return out;
 }
 

@@ -276,11 +276,12 @@ int world_size_of(const runtime::Execution& e) {
 
 // laddu's repr prints the Rust enum names (F64, Auto).
 std::string execution_repr(const runtime::Execution& e) {
-    std::string autodiff = autodiff_name(e.autodiff);
-    autodiff[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(autodiff[0])));
-    std::string normalization = normalization_name(e.normalization);
-    normalization[0] =
-        static_cast<char>(std::toupper(static_cast<unsigned char>(normalization[0])));
+    const auto variant = [](std::string name) {
+        name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+        return name;
+    };
+    const std::string autodiff = variant(autodiff_name(e.autodiff));
+    const std::string normalization = variant(normalization_name(e.normalization));
     return fmt::format("Execution(backend=\"{}\", precision={}, autodiff={}, "
                        "normalization={}, rank={}, world_size={})",
                        backend_name(e), e.precision == ir::Precision::kF32 ? "F32" : "F64",
@@ -291,44 +292,10 @@ std::vector<runtime::MemoryReport> recorded(const runtime::Execution& e) {
     return e.memory_pool ? e.memory_pool->reports() : std::vector<runtime::MemoryReport>{};
 }
 
-py::object optional_bytes(std::size_t bytes) {
-    if (bytes == std::numeric_limits<std::size_t>::max()) {
-        return py::none();
-    }
-    return py::int_(bytes);
-}
-
-// laddu's MemoryDecision keys, then laddu-cpp's own numbers of runtime::MemoryReport.
-py::dict decision_dict(const runtime::MemoryReport& r) {
-    const std::size_t cache_fixed = r.cache_bytes - r.events * r.cache_bytes_per_event;
-    const bool resident = r.policy == data::MemoryPolicy::kResident;
-    py::dict item;
-    item["label"] = "CPU prepared dataset";
-    item["fixed_bytes"] = cache_fixed + r.read_buffer_bytes + r.scratch_bytes;
-    item["bytes_per_event"] = r.cache_bytes_per_event;
-    item["chunk_events"] = resident ? r.events : r.window_events;
-    item["estimated_peak_bytes"] = r.peak_bytes;
-    item["actual_high_water_bytes"] = py::none();
-    item["strategy"] = resident ? "resident" : "streaming";
-    item["events"] = r.events;
-    item["budget_bytes"] = optional_bytes(r.budget_bytes);
-    item["cache_bytes"] = r.cache_bytes;
-    item["source_bytes_per_event"] = r.source_bytes_per_event;
-    item["read_buffer_bytes"] = r.read_buffer_bytes;
-    item["scratch_bytes"] = r.scratch_bytes;
-    item["window_events"] = r.window_events;
-    item["prepared_for"] = r.label;
-    item["available_bytes"] = optional_bytes(r.available_bytes);
-    item["held_bytes"] = r.held_bytes;
-    item["requested"] = std::string(data::memory_policy_name(r.requested));
-    item["decision"] = r.decision;
-    return item;
-}
-
 py::list memory_decisions(const runtime::Execution& e) {
     py::list out;
     for (const runtime::MemoryReport& r : recorded(e)) {
-        out.append(decision_dict(r));
+        out.append(memory_decision(r));
     }
     return out;
 }

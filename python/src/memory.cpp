@@ -110,6 +110,39 @@ std::shared_ptr<MemoryStateInfo> current_state() {
 
 }  // namespace
 
+py::object optional_bytes(std::size_t bytes) {
+    if (bytes == std::numeric_limits<std::size_t>::max()) {
+        return py::none();
+    }
+    return py::int_(bytes);
+}
+
+py::dict memory_decision(const runtime::MemoryReport& r) {
+    const std::size_t cache_fixed = r.cache_bytes - r.events * r.cache_bytes_per_event;
+    const bool resident = r.policy == data::MemoryPolicy::kResident;
+    py::dict item;
+    item["label"] = "CPU prepared dataset";
+    item["fixed_bytes"] = cache_fixed + r.read_buffer_bytes + r.scratch_bytes;
+    item["bytes_per_event"] = r.cache_bytes_per_event;
+    item["chunk_events"] = resident ? r.events : r.window_events;
+    item["estimated_peak_bytes"] = r.peak_bytes;
+    item["actual_high_water_bytes"] = py::none();
+    item["strategy"] = resident ? "resident" : "streaming";
+    item["events"] = r.events;
+    item["budget_bytes"] = optional_bytes(r.budget_bytes);
+    item["cache_bytes"] = r.cache_bytes;
+    item["source_bytes_per_event"] = r.source_bytes_per_event;
+    item["read_buffer_bytes"] = r.read_buffer_bytes;
+    item["scratch_bytes"] = r.scratch_bytes;
+    item["window_events"] = r.window_events;
+    item["prepared_for"] = r.label;
+    item["available_bytes"] = optional_bytes(r.available_bytes);
+    item["held_bytes"] = r.held_bytes;
+    item["requested"] = std::string(data::memory_policy_name(r.requested));
+    item["decision"] = r.decision;
+    return item;
+}
+
 MemoryStateInfo discover_memory_state() {
     MemoryStateInfo state;
     state.host.id = "host";

@@ -3,6 +3,7 @@
 // /proc/meminfo says about the host; laddu_cpp has no device of its own).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <pybind11/pybind11.h>
 
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
 
 namespace laddu::python {
 
@@ -28,6 +30,14 @@ struct MemoryStateInfo {
     MemoryResourceInfo host;
     std::vector<MemoryResourceInfo> devices;
 };
+
+/// A byte count as a Python int, or None for "no limit" (SIZE_MAX).
+[[nodiscard]] pybind11::object optional_bytes(std::size_t bytes);
+
+/// One prepared model's runtime::MemoryReport as laddu's MemoryDecision dict (its keys first,
+/// then laddu-cpp's own numbers): what Execution.memory_decisions() lists and likelihood
+/// diagnostics report per dataset.
+[[nodiscard]] pybind11::dict memory_decision(const runtime::MemoryReport& report);
 
 /// The host resource as /proc/meminfo describes it now.
 [[nodiscard]] MemoryStateInfo discover_memory_state();
