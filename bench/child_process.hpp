@@ -1,5 +1,6 @@
 // bench/child_process.hpp: running a measurement in a child process, so its peak RSS (VmHWM,
-// ru_maxrss) belongs to that measurement alone and not to what the parent did before.
+// ru_maxrss) belongs to that measurement alone and not to what the parent did before, and
+// reading that peak.
 #pragma once
 
 #include <cstddef>
@@ -8,11 +9,19 @@
 #include <stdexcept>
 #include <vector>
 
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace laddu::bench {
+
+/// This process's peak resident set in MiB (ru_maxrss, the kernel's VmHWM).
+inline double peak_rss_mib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
 
 /// Runs fn() in a forked child and returns the doubles it returned (sent through a pipe).
 /// Throws std::runtime_error when the child fails (its exception is printed on stderr).

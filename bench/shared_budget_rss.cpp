@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -77,21 +76,6 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-// VmHWM of /proc/self/status, in MiB: this process's peak resident set.
-double vm_hwm_mib() {
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmHWM:") {
-            double kib = 0.0;
-            status >> kib;
-            return kib / 1024.0;
-        }
-        status.ignore(1 << 16, '\n');
-    }
-    return 0.0;
-}
-
 std::string events_file(const Options& o, std::size_t events, std::uint64_t seed) {
     const std::string path = (std::filesystem::path(o.dir) /
                               fmt::format("laddu-shared-budget-{}-{}.parquet", events, seed))
@@ -128,16 +112,16 @@ std::vector<double> run(const Options& o, const std::string& data_file, const st
     // it once first, so the peak before the NLL includes the compiler's, as the NLL's compile
     // reuses that memory.
     (void)compile::compile_model(model);
-    const double before = vm_hwm_mib();
+    const double before = bench::peak_rss_mib();
     execution.normalization = o.normalization;
     const likelihood::NLL nll(model, open(data_file), open(mc_file), execution, "nll");
-    const double built = vm_hwm_mib();
+    const double built = bench::peak_rss_mib();
     const std::vector<double> params(nll.parameters().size(), 0.25);
     runtime::Evaluation e;
     for (int pass = 0; pass < o.passes; ++pass) {
         e = nll.value_and_gradient(params);
     }
-    std::vector<double> out{before, built, vm_hwm_mib(), e.value};
+    std::vector<double> out{before, built, bench::peak_rss_mib(), e.value};
     out.insert(out.end(), e.gradient.begin(), e.gradient.end());
     for (const runtime::MemoryReport& r : execution.memory_pool->reports()) {
         out.push_back(r.policy == data::MemoryPolicy::kResident ? 0.0 : 1.0);

@@ -120,12 +120,6 @@ double cpu_seconds() {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-double peak_rss_mib() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
-
 void write_events(const Options& o) {
     const testing::KsKsEvents events = testing::generate_ksks(o.events, 2026);
     data::ParquetWriteOptions options;
@@ -167,7 +161,7 @@ int main(int argc, char** argv) {
         // The budget bounds the whole process: the runtime gets what the program does not
         // already hold (libraries, the compiled model), less --slack MiB for what its
         // accounting leaves out (allocator arenas and fragmentation).
-        const double rss_before = peak_rss_mib();
+        const double rss_before = bench::peak_rss_mib();
         const std::size_t slack = o.slack_mib << 20;
         const auto held = static_cast<std::size_t>(current_rss_mib() * 1048576.0);
         std::size_t total = 0;
@@ -243,7 +237,7 @@ int main(int argc, char** argv) {
         std::printf("reduce_with_gradient (%zu params): %.2f s/pass (%.2f CPU s), %.2f M "
                     "events/s\n",
                     params.size(), gradient_s, gradient_cpu, events / gradient_s / 1e6);
-        const double rss_peak = peak_rss_mib();
+        const double rss_peak = bench::peak_rss_mib();
         const double budget_mib = static_cast<double>(total) / 1048576.0;
         const double runtime_mib = static_cast<double>(m.budget_bytes) / 1048576.0;
         const double grown = rss_peak - rss_before;
