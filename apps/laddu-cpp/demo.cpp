@@ -269,7 +269,7 @@ int demo(std::span<const std::string_view> args) {
         likelihood::Likelihood total;
         total.add(nll);
         fmt::print("{} backend, {} normalisation ({:.1f} s)\n", nll->backend(),
-                   nll->uses_fast_normalization() ? "precomputed-matrix" : "MC-pass", elapsed(t0));
+                   nll->info().normalization_strategy, elapsed(t0));
 
         // A start away from the truth: each parameter moved by 0.15 (in a seeded direction).
         std::mt19937_64 rng(options.seed);

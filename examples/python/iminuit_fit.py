@@ -26,7 +26,7 @@ def model() -> ld.Model:
 def generate(n: int, truth: dict[str, float], seed: int) -> tuple[ld.Dataset, ld.Dataset]:
     rng = np.random.default_rng(seed)
     mc = ld.Dataset.from_arrays(scalars={"s": rng.uniform(0.5, 1.5, 20 * n)})
-    intensity = model().evaluate(mc, parameters=truth)
+    intensity = model().evaluate(mc, parameters=truth, real=True)
     keep = rng.uniform(0, intensity.max(), len(intensity)) < intensity
     s = mc.column("s")[keep][:n]
     return ld.Dataset.from_arrays(scalars={"s": s}), mc
@@ -54,7 +54,7 @@ def plot(data: ld.Dataset, mc: ld.Dataset, minuit: Minuit, path: str) -> None:
     import matplotlib.pyplot as plt
 
     params = dict(zip(minuit.parameters, minuit.values))
-    weights = model().evaluate(mc, parameters=params)
+    weights = model().evaluate(mc, parameters=params, real=True)
     weights *= len(data) / weights.sum()
     bins = np.linspace(0.5, 1.5, 41)
     fig, ax = plt.subplots(figsize=(6, 4))

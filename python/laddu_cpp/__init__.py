@@ -97,7 +97,7 @@ __all__ = [
     "Dataset",
     "ParquetSink",
     "read_parquet",
-    "EventData",
+    "ParquetSource",
     "Predicate",
     "Bin",
     "BinnedDataset",

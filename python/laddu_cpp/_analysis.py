@@ -127,8 +127,12 @@ class DatasetDiagnostics:
     projections of it, no reason for not decomposing a model, and does not count reads. The
     other normalisation fields are None for the observed data (as in laddu) and for accepted MC
     evaluated by a pass over its events, except ``normalization_strategy`` (``"general"``).
-    ``sum_weights`` and ``local_batches`` are None for accepted MC folded into the Hermitian
-    matrix, which keeps no events.
+    ``normalization_strategy`` is laddu's name of the strategy in use (``"hermitian"``,
+    ``"linear_statistics"``, ``"hybrid"`` or ``"general"``); ``normalization_basis_count`` counts
+    the statistics' matrix terms plus linear bases (laddu counts each packed matrix entry).
+    ``sum_weights`` and ``local_batches`` are None for accepted MC folded into the statistics
+    without a residual, which keeps no events (under ``"hybrid"`` they describe the residual's
+    prepared events).
 
     laddu-cpp's own fields: ``backend`` (``"interpreter"`` or ``"jit"``, the term's),
     ``bytes_per_event`` and ``cache_bytes`` (the cache plan: its bytes per event and in all),
@@ -157,10 +161,12 @@ class DatasetDiagnostics:
             "sum_weights": events["sum_weights"],
             "resident_bytes": events["resident_bytes"],
             "uses_quadratic_normalization": fast,
-            "normalization_strategy": ("hermitian" if fast else "general") if accepted else None,
-            "normalization_basis_count": info["normalization_terms"] if fast else None,
+            "normalization_strategy": info["normalization_strategy"] if accepted else None,
+            "normalization_basis_count": (
+                info["normalization_terms"] + info["normalization_bases"] if fast else None
+            ),
             "normalization_coherent_group_count": info["normalization_groups"] if fast else None,
-            "normalization_has_residual": False if fast else None,
+            "normalization_has_residual": info["normalization_has_residual"] if fast else None,
             "normalization_retained_bytes": info["normalization_bytes"] if fast else None,
             "normalization_preparation_passes": None,
             "normalization_cache_reused": None,
@@ -327,16 +333,11 @@ def bootstrap_fit(self, samples, initial=None, *, seed=0, **fit_options):
     for term in self.terms:
         if isinstance(term, _core.UnbinnedNLL) and not hasattr(term, "data"):
             raise _core.FitError(f"term '{term.name}' was not built with ld.NLL or ld.ExtendedNLL")
-        if isinstance(term, _core.UnbinnedNLL) and not isinstance(term.data, _core.Dataset):
-            raise _core.FitError(
-                f"term '{term.name}' reads its data lazily (ld.EventData); bootstrap replicas need "
-                "the events in memory: build the term on data.to_dataset()"
-            )
     seeds = [seed + k for k in range(samples)]
     fits = []
     for s in seeds:
         terms = [
-            type(t)(t.model, data=t.data.bootstrap(s), accepted_mc=t.accepted_mc, execution=t.execution, name=t.name)
+            type(t)(t.model, data=t.data.bootstrap(seed=s), accepted_mc=t.accepted_mc, execution=t.execution, name=t.name)
             if isinstance(t, _core.UnbinnedNLL)
             else t
             for t in self.terms

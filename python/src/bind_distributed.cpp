@@ -53,6 +53,16 @@ const distributed::MpiContext& world() {
 }  // namespace
 #endif
 
+std::pair<int, int> mpi_rank_and_size() {
+#if LADDU_HAVE_DISTRIBUTED
+    if (distributed::parallel_job_running()) {
+        const distributed::MpiContext& context = distributed::MpiContext::world();
+        return {context.rank(), context.size()};
+    }
+#endif
+    return {0, 1};
+}
+
 void apply_mpi(runtime::Execution& execution, bool mpi, const std::string& partitioning) {
     if (partitioning != "contiguous" && partitioning != "rows" && partitioning != "file_groups") {
         throw ModelError("partitioning must be 'contiguous', 'rows' or 'file_groups', got '" +

@@ -1,8 +1,8 @@
-// laddu's lazily read Parquet data for Python: ld.read_parquet(path, memory="2 GiB",
-// cache="fastest"|"resident"|"streaming", nulls="error"|"nan") returns an ld.EventData over a
-// data::ParquetSource with that data::MemoryPolicy (without memory= or cache= it still returns a
-// resident ld.Dataset). NLL and ExtendedNLL accept either; the memory budget joins the term's
-// Execution unless that sets its own.
+// laddu's file-backed datasets for Python: ld.read_parquet(path, memory=, cache=, nulls=) and
+// ld.Dataset(ld.ParquetSource(path, nulls=)) return an ld.Dataset over a data::ParquetSource
+// that reads the files when the events are traversed, under cache='fastest' (default),
+// 'resident' or 'streaming' and the memory budget; NLL and ExtendedNLL apply the budget to the
+// term's Execution unless that sets its own. Also the conversions from an ld.Dataset argument.
 #include <cctype>
 #include <string>
 #include <string_view>
@@ -26,22 +26,33 @@ namespace py = pybind11;
 
 namespace laddu::python {
 
+PyDataset resident(data::Dataset dataset) {
+    return PyDataset{data::EventData(dataset), std::nullopt};
+}
+
 data::EventData to_event_data(const py::handle& value, const char* what,
                               std::optional<runtime::MemoryPlan>& memory) {
-    if (py::isinstance<data::Dataset>(value)) {
-        return data::EventData(value.cast<const data::Dataset&>());
+    if (!py::isinstance<PyDataset>(value)) {
+        throw py::type_error(std::string(what) + " must be an ld.Dataset, got " +
+                             python_type_name(value));
     }
-    if (py::isinstance<LazyEvents>(value)) {
-        const auto& lazy = value.cast<const LazyEvents&>();
-        if (lazy.memory) {
-            memory = lazy.memory;
-        }
-        return lazy.events;
+    const auto& dataset = value.cast<const PyDataset&>();
+    if (dataset.memory) {
+        memory = dataset.memory;
     }
-    throw py::type_error(std::string(what) +
-                         " must be an ld.Dataset or an ld.EventData (from "
-                         "ld.read_parquet(..., cache=)), not '" +
-                         std::string(py::str(py::type::of(value).attr("__name__"))) + "'");
+    return dataset.events;
+}
+
+data::Dataset to_resident(const py::handle& value, const char* what) {
+    std::optional<runtime::MemoryPlan> ignored;
+    const data::EventData events = to_event_data(value, what, ignored);
+    const py::gil_scoped_release release;
+    return events.materialize();
+}
+
+data::Dataset to_resident(const PyDataset& dataset) {
+    const py::gil_scoped_release release;
+    return dataset.events.materialize();
 }
 
 runtime::Execution with_data_memory(const std::optional<runtime::Execution>& execution,
@@ -55,23 +66,6 @@ runtime::Execution with_data_memory(const std::optional<runtime::Execution>& exe
     return out;
 }
 
-namespace {
-
-std::vector<std::string> path_list(const py::object& paths) {
-    std::vector<std::string> patterns;
-    if (py::isinstance<py::str>(paths) || py::isinstance<py::bytes>(paths) ||
-        py::hasattr(paths, "__fspath__")) {
-        patterns.push_back(fs_path(paths));
-    } else {
-        for (const py::handle p : paths) {
-            patterns.push_back(fs_path(p));
-        }
-    }
-    return patterns;
-}
-
-// laddu's memory= of read_parquet: a MemoryBudget, a byte count or budget text, as
-// Execution(memory=); bad values are a ValueError.
 std::optional<runtime::MemoryPlan> memory_plan(const py::object& memory) {
     if (memory.is_none()) {
         return std::nullopt;
@@ -83,7 +77,6 @@ std::optional<runtime::MemoryPlan> memory_plan(const py::object& memory) {
     return host_budget(memory);
 }
 
-// laddu's cache= names, compared trimmed and lower-case; another is a ValueError, as in laddu.
 data::MemoryPolicy cache_policy(std::string_view text) {
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
         text.remove_prefix(1);
@@ -101,32 +94,45 @@ data::MemoryPolicy cache_policy(std::string_view text) {
     return data::parse_memory_policy(name);
 }
 
-py::object read_parquet(const py::object& paths, const py::object& memory,
-                        const std::optional<std::string>& cache, const std::string& nulls) {
+namespace {
+
+std::vector<std::string> path_list(const py::object& paths) {
+    std::vector<std::string> patterns;
+    if (py::isinstance<py::str>(paths) || py::isinstance<py::bytes>(paths) ||
+        py::hasattr(paths, "__fspath__")) {
+        patterns.push_back(fs_path(paths));
+    } else {
+        for (const py::handle p : paths) {
+            patterns.push_back(fs_path(p));
+        }
+    }
+    return patterns;
+}
+
+// laddu's ParquetSource(path, nulls=): the files a file-backed Dataset reads. Opening it reads
+// every file's footer (the schema, the row counts, and a check that each file has the columns).
+struct PyParquetSource {
+    std::shared_ptr<const data::ParquetSource> source;
+};
+
+PyParquetSource parquet_source(const py::object& paths, const std::string& nulls) {
     data::ParquetReadOptions options;
     if (nulls == "nan") {
         options.nulls = data::NullPolicy::kNan;
     } else if (nulls != "error") {
-        throw py::value_error("nulls must be 'error' or 'nan', got '" + nulls + "'");
+        throw py::value_error("nulls must be 'error' or 'nan'");
     }
     const std::vector<std::string> patterns = path_list(paths);
-    const std::optional<runtime::MemoryPlan> budget = memory_plan(memory);
-    if (!budget && !cache) {
-        data::Dataset dataset;
-        {
-            const py::gil_scoped_release release;
-            dataset = data::read_parquet(patterns, options);
-        }
-        return py::cast(dataset);
-    }
-    const data::MemoryPolicy policy = cache_policy(cache.value_or("fastest"));
-    LazyEvents lazy{data::EventData(data::Dataset{}), budget};
-    {
-        const py::gil_scoped_release release;
-        lazy.events = data::EventData::from_source(
-            std::make_shared<data::ParquetSource>(patterns, options), policy);
-    }
-    return py::cast(lazy);
+    const py::gil_scoped_release release;
+    return PyParquetSource{std::make_shared<const data::ParquetSource>(patterns, options)};
+}
+
+PyDataset read_parquet(const py::object& paths, const py::object& memory, const std::string& cache,
+                       const std::string& nulls) {
+    const data::MemoryPolicy policy = cache_policy(cache);
+    std::optional<runtime::MemoryPlan> budget = memory_plan(memory);
+    return PyDataset{data::EventData::from_source(parquet_source(paths, nulls).source, policy),
+                     std::move(budget)};
 }
 
 }  // namespace
@@ -136,52 +142,31 @@ std::string fs_path(const py::handle& path) {
 }
 
 void bind_event_data(py::module_& module) {
-    py::class_<LazyEvents>(module, "EventData",
-                           "Events read from Parquet when needed, with laddu's cache policy "
-                           "(from ld.read_parquet(..., memory=, cache=)).")
-        .def("__len__", [](const LazyEvents& e) { return e.events.num_events(); })
-        .def_property_readonly("n_events",
-                               [](const LazyEvents& e) { return e.events.num_events(); })
-        .def("p4_names", [](const LazyEvents& e) { return e.events.schema().p4_names(); })
-        .def("scalar_names", [](const LazyEvents& e) { return e.events.schema().scalar_names(); })
-        .def_property_readonly(
-            "cache",
-            [](const LazyEvents& e) {
-                return std::string(data::memory_policy_name(e.events.policy()));
-            },
-            "'fastest', 'resident' or 'streaming'.")
-        .def_property_readonly("memory",
-                               [](const LazyEvents& e) -> py::object {
-                                   if (!e.memory) {
-                                       return py::none();
-                                   }
-                                   return py::str(e.memory->to_string());
-                               })
-        .def(
-            "with_cache",
-            [](const LazyEvents& e, const std::string& cache) {
-                return LazyEvents{e.events.with_policy(cache_policy(cache)), e.memory};
-            },
-            py::arg("cache"))
-        .def(
-            "to_dataset",
-            [](const LazyEvents& e) {
-                const py::gil_scoped_release release;
-                return e.events.materialize();
-            },
-            "Every event in memory, as an ld.Dataset.")
-        .def("__repr__", [](const LazyEvents& e) {
-            return "EventData(" + std::to_string(e.events.num_events()) + " events, cache='" +
-                   std::string(data::memory_policy_name(e.events.policy())) + "')";
+    py::class_<PyParquetSource>(module, "ParquetSource",
+                                "Parquet files (a path, a glob or a list of them) for "
+                                "ld.Dataset(source): read when the events are traversed.")
+        .def(py::init(&parquet_source), py::arg("path"), py::kw_only(), py::arg("nulls") = "error")
+        .def("__len__", [](const PyParquetSource& s) { return s.source->num_events(); })
+        .def("p4_names", [](const PyParquetSource& s) { return s.source->schema().p4_names(); })
+        .def("scalar_names",
+             [](const PyParquetSource& s) { return s.source->schema().scalar_names(); })
+        .def("__repr__", [](const PyParquetSource& s) {
+            return "ParquetSource(" + std::to_string(s.source->num_events()) + " events)";
         });
 
+    auto dataset = py::reinterpret_borrow<py::class_<PyDataset>>(module.attr("Dataset"));
+    dataset.def(py::init([](const PyParquetSource& source) {
+                    return PyDataset{data::EventData::from_source(source.source), std::nullopt};
+                }),
+                py::arg("source"), "A file-backed dataset over an ld.ParquetSource.");
+
     module.def("read_parquet", &read_parquet, py::arg("path"), py::kw_only(),
-               py::arg("memory") = py::none(), py::arg("cache") = std::nullopt,
+               py::arg("memory") = py::none(), py::arg("cache") = "fastest",
                py::arg("nulls") = "error",
-               "Reads Parquet files (a path, a glob or a list of them). Without memory= or "
-               "cache= the events are read into an ld.Dataset; with either, an ld.EventData "
-               "is read when needed under cache='fastest' (default), 'resident' or "
-               "'streaming' and the memory budget.");
+               "A file-backed ld.Dataset over Parquet files (a path, a glob or a list of them): "
+               "the files' footers are read now, the events when they are traversed, under "
+               "cache='fastest' (cached when the cache fits the memory budget, else streamed), "
+               "'resident' or 'streaming'. nulls='nan' reads nulls as NaN.");
 }
 
 }  // namespace laddu::python

@@ -19,6 +19,7 @@
 #include <laddu/generation/phase_space.hpp>
 
 #include "bindings.hpp"
+#include "event_data.hpp"
 
 namespace py = pybind11;
 
@@ -78,8 +79,12 @@ void bind_generation(py::module_& module) {
             options.pol_magnitude_min = pol_magnitude_min;
             options.pol_magnitude_max = pol_magnitude_max;
             options.seed = seed;
-            const py::gil_scoped_release release;
-            return generation::generate_ksks(n, options);
+            data::Dataset events;
+            {
+                const py::gil_scoped_release release;
+                events = generation::generate_ksks(n, options);
+            }
+            return resident(std::move(events));
         },
         py::arg("n"), py::kw_only(), py::arg("beam_energy_min") = 8.0,
         py::arg("beam_energy_max") = 9.0, py::arg("kk_mass_max") = 0.0,
@@ -96,8 +101,12 @@ void bind_generation(py::module_& module) {
             "generate",
             [](const NBodyPhaseSpace& self, std::size_t n, std::uint64_t seed,
                const std::vector<std::string>& names, bool unweighted) {
-                const py::gil_scoped_release release;
-                return generate_phase_space(self, n, seed, names, unweighted);
+                data::Dataset events;
+                {
+                    const py::gil_scoped_release release;
+                    events = generate_phase_space(self, n, seed, names, unweighted);
+                }
+                return resident(std::move(events));
             },
             py::arg("n"), py::kw_only(), py::arg("seed") = 0,
             py::arg("names") = std::vector<std::string>{}, py::arg("unweighted") = false,
@@ -106,8 +115,9 @@ void bind_generation(py::module_& module) {
 
     module.def(
         "accept_reject",
-        [](const data::Dataset& events, const py::object& intensities, std::uint64_t seed,
+        [](const py::object& events_object, const py::object& intensities, std::uint64_t seed,
            double max_intensity) {
+            const data::Dataset events = to_resident(events_object, "events");
             const auto values = py::array_t < double,
                        py::array::c_style | py::array::forcecast > ::ensure(intensities);
             if (!values || values.ndim() != 1) {
@@ -115,8 +125,12 @@ void bind_generation(py::module_& module) {
             }
             const std::span<const double> span(values.data(),
                                                static_cast<std::size_t>(values.size()));
-            const py::gil_scoped_release release;
-            return generation::accept_reject(events, span, seed, max_intensity);
+            data::Dataset kept;
+            {
+                const py::gil_scoped_release release;
+                kept = generation::accept_reject(events, span, seed, max_intensity);
+            }
+            return resident(std::move(kept));
         },
         py::arg("events"), py::arg("intensities"), py::kw_only(), py::arg("seed") = 0,
         py::arg("max_intensity") = 0.0,

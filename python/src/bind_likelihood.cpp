@@ -83,8 +83,11 @@ py::dict nll_info(const likelihood::UnbinnedNll& nll) {
     py::dict out;
     out["backend"] = info.backend;
     out["fast_normalization"] = info.fast_normalization;
+    out["normalization_strategy"] = info.normalization_strategy;
     out["normalization_terms"] = info.normalization_terms;
+    out["normalization_bases"] = info.normalization_bases;
     out["normalization_groups"] = info.normalization_groups;
+    out["normalization_has_residual"] = info.normalization_has_residual;
     out["normalization_bytes"] = info.normalization_bytes;
     out["data"] = events_info(info.data);
     out["accepted"] = events_info(info.accepted);

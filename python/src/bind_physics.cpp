@@ -317,11 +317,10 @@ void bind_channel(py::module_& m) {
         .def(
             "check_dataset",
             [](const Channel& c, const py::object& dataset) {
-                // Dataset and EventData are bound after this section, so look them up now.
+                // Dataset is bound after this section, so look it up now.
                 const py::module_ core = py::module_::import("laddu_cpp._core");
-                if (!py::isinstance(dataset, core.attr("Dataset")) &&
-                    !py::isinstance(dataset, core.attr("EventData"))) {
-                    throw py::type_error("dataset must be an ld.Dataset or ld.EventData, got " +
+                if (!py::isinstance(dataset, core.attr("Dataset"))) {
+                    throw py::type_error("dataset must be an ld.Dataset, got " +
                                          python_type_name(dataset));
                 }
                 c.check_p4_columns(dataset.attr("p4_names")().cast<std::vector<std::string>>());

@@ -28,6 +28,7 @@
 
 #include "bindings.hpp"
 #include "conversions.hpp"
+#include "event_data.hpp"
 #include "parameters.hpp"
 
 namespace py = pybind11;
@@ -253,9 +254,10 @@ void bind_projection(py::module_& module) {
 
     module.def(
         "bootstrap_fit",
-        [](const expr::Model& model, const data::Dataset& data, const data::Dataset& accepted_mc,
-           std::size_t samples, const py::object& initial, std::uint64_t seed, bool extended,
-           const std::optional<runtime::Execution>& execution, bool uncertainties) {
+        [](const expr::Model& model, const py::object& data_object,
+           const py::object& accepted_object, std::size_t samples, const py::object& initial,
+           std::uint64_t seed, bool extended, const std::optional<runtime::Execution>& execution,
+           bool uncertainties) {
             const std::vector<double> start = free_parameter_vector(model.parameters(), initial);
             fit::BootstrapOptions options;
             options.samples = samples;
@@ -264,6 +266,8 @@ void bind_projection(py::module_& module) {
             options.execution = execution.value_or(runtime::Execution{});
             fit::FitOptions fit_options;
             fit_options.uncertainties = uncertainties;
+            const data::Dataset data = to_resident(data_object, "data");
+            const data::Dataset accepted_mc = to_resident(accepted_object, "accepted_mc");
             const py::gil_scoped_release release;
             return fit::bootstrap_fits(model, data, accepted_mc, start, options, fit_options);
         },

@@ -27,6 +27,7 @@
 
 #include "bindings.hpp"
 #include "conversions.hpp"
+#include "event_data.hpp"
 #include "memory.hpp"
 #include "parameters.hpp"
 
@@ -62,7 +63,8 @@ std::string execution_key(const runtime::Execution& e) {
 std::shared_ptr<const runtime::PreparedModel>
 prepared_evaluation(const py::object& cache, const py::object& model_object,
                     const py::object& dataset_object, const expr::Model& model,
-                    const data::Dataset& dataset, const runtime::Execution& execution) {
+                    const data::EventData& dataset, const runtime::Execution& execution,
+                    const std::string& key) {
     if (!cache.contains(model_object)) {
         CompiledEvaluations entry;
         {
@@ -79,7 +81,6 @@ prepared_evaluation(const py::object& cache, const py::object& model_object,
         compiled.by_dataset[dataset_object] = py::dict();
     }
     const py::dict by_execution = compiled.by_dataset[dataset_object];
-    const std::string key = execution_key(execution);
     if (by_execution.contains(key)) {
         return by_execution[py::str(key)].cast<const PreparedEvaluation&>().prepared;
     }
@@ -410,10 +411,15 @@ ModelCall model_call(const py::module_& module, const py::object& self, const py
                      const py::object& parameters,
                      const std::optional<runtime::Execution>& execution) {
     const auto& m = cast_arg<const expr::Model&>(self, "self", "an ld.Model");
-    const auto& events = cast_arg<const data::Dataset&>(dataset, "dataset", "an ld.Dataset");
+    std::optional<runtime::MemoryPlan> memory;
+    const data::EventData events = to_event_data(dataset, "dataset", memory);
+    // Keyed on the execution as given and the dataset's budget: applying the budget makes a
+    // memory pool of its own, a new one on every call.
+    const std::string key = execution_key(execution.value_or(runtime::Execution{})) + "|" +
+                            (memory ? memory->to_string() : std::string("-"));
     return ModelCall{free_parameter_vector(m.parameters(), parameters),
                      prepared_evaluation(module.attr("_evaluation_cache"), self, dataset, m, events,
-                                         execution.value_or(runtime::Execution{}))};
+                                         with_data_memory(execution, memory), key)};
 }
 
 }  // namespace
@@ -436,10 +442,12 @@ void bind_runtime(py::module_& module) {
         "it is built and the work is large enough, else the interpreter; the default), 'cpu' "
         "(the interpreter), 'jit' (LLVM kernels; BackendError when not built) or 'gpu' "
         "(BackendError: no GPU backend). precision: 'auto' (f64 on the CPU, as laddu), 'f64' "
-        "or 'f32'. autodiff: 'auto', 'forward' or 'reverse'. normalization: 'auto' (the "
-        "precomputed Hermitian matrix when the model has one, else a pass over the accepted "
-        "events), 'general' (always that pass) or 'verify' (the matrix, checked against the pass "
-        "at every evaluation: EvaluationError beyond 1e-10, 5e-4 under f32). "
+        "or 'f32'. autodiff: 'auto', 'forward' or 'reverse'. normalization: 'auto' (statistics "
+        "gathered once, laddu's 'hermitian', 'linear_statistics' or 'hybrid' strategy, when the "
+        "model is separable, proven non-negative and the statistics cost at most 16 passes, "
+        "else a pass over the accepted events), 'general' (always that pass) or 'verify' (the "
+        "statistics whenever the model has them, checked against the pass at every evaluation: "
+        "EvaluationError beyond 1e-10, 5e-4 under f32). "
         "threads: None (every hardware thread) or a count > 0. device: GPU only. memory: a "
         "MemoryPlan, MemoryBudget, byte count or text ('2 GiB', '70% available', '50% total', "
         "'auto'); None: no budget. mpi: True shares the events across the ranks of mpirun. "
@@ -511,7 +519,7 @@ void bind_runtime(py::module_& module) {
     model.def(
         "evaluate",
         [module](const py::object& self, const py::object& dataset, const py::object& parameters,
-                 bool real, const std::optional<runtime::Execution>& execution) -> py::object {
+                 const std::optional<runtime::Execution>& execution, bool real) -> py::object {
             const auto [params, prepared] =
                 model_call(module, self, dataset, parameters, execution);
             std::vector<std::complex<double>> values;
@@ -532,8 +540,9 @@ void bind_runtime(py::module_& module) {
             return out;
         },
         py::arg("dataset"), py::kw_only(), py::arg("parameters") = py::none(),
-        py::arg("real") = true, py::arg("execution") = std::nullopt,
-        "The model value per event (a float array, or complex with real=False). parameters is "
+        py::arg("execution") = std::nullopt, py::arg("real") = false,
+        "The model value per event (complex, or its real parts as floats with real=True). "
+        "parameters is "
         "a sequence in free-parameter order, a dict by name (others at their defaults), or None "
         "(defaults). The compiled model and the prepared dataset are kept for the next call "
         "while both objects live.");

@@ -22,7 +22,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
-#include <laddu/data/dataset.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/expr/expr.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/expr/print.hpp>
@@ -31,6 +31,7 @@
 
 #include "bindings.hpp"
 #include "conversions.hpp"
+#include "event_data.hpp"
 
 namespace py = pybind11;
 
@@ -40,16 +41,30 @@ namespace {
 
 using expr::Expr;
 
-// The value of `e` for every event of `dataset` (free parameters at their defaults). A NaN is
-// kept: a variable may be undefined for some events, which then pass no cut and fall in no bin.
-std::vector<std::complex<double>> evaluate_expression(const Expr& e, const data::Dataset& dataset) {
+// The events a query runs over and the execution it runs with (the dataset's memory budget
+// applied when the execution has none).
+struct Query {
+    data::EventData events;
+    runtime::Execution execution;
+};
+
+Query query(const py::handle& dataset, const std::optional<runtime::Execution>& execution) {
+    std::optional<runtime::MemoryPlan> memory;
+    data::EventData events = to_event_data(dataset, "the dataset", memory);
+    return Query{std::move(events), with_data_memory(execution, memory)};
+}
+
+// The value of `e` for every event (free parameters at their defaults). A NaN is kept: a
+// variable may be undefined for some events, which then pass no cut and fall in no bin.
+// File-backed events are read window by window under the execution's memory budget.
+std::vector<std::complex<double>> evaluate_expression(const Expr& e, const Query& q) {
     const expr::Model model(e);
     const compile::CompiledModel compiled = compile::compile_model(model);
-    const auto prepared = runtime::PreparedModel::prepare(compiled, dataset, runtime::Execution{});
+    const auto prepared = runtime::PreparedModel::prepare(compiled, q.events, q.execution);
     return prepared.evaluate(model.parameters().free_defaults(), runtime::NonFiniteValues::kKeep);
 }
 
-std::vector<double> evaluate_real(const Expr& e, const data::Dataset& dataset) {
+std::vector<double> evaluate_real(const Expr& e, const Query& dataset) {
     const std::vector<std::complex<double>> values = evaluate_expression(e, dataset);
     std::vector<double> out(values.size());
     std::transform(values.begin(), values.end(), out.begin(),
@@ -97,7 +112,7 @@ public:
     }
 
     // One flag per event (true: keep).
-    [[nodiscard]] std::vector<char> mask(const data::Dataset& dataset) const {
+    [[nodiscard]] std::vector<char> mask(const Query& dataset) const {
         switch (kind_) {
         case Kind::kCompare: {
             const std::vector<double> values = evaluate_real(*lhs_, dataset);
@@ -237,17 +252,28 @@ Predicate between(const py::object& value, const py::object& low, const py::obje
     return Predicate::combine(Predicate::Kind::kAnd, lower, &upper);
 }
 
-// The events whose flag is set.
-data::Dataset select_flags(const data::Dataset& dataset, const std::vector<char>& flags) {
-    return dataset.select(
-        [&flags](const data::EventBatch&, std::size_t row) { return flags[row] != 0; });
+// The events whose flag is set: a new dataset (file-backed events stay on file, as row numbers).
+PyDataset select_flags(const py::handle& dataset, const Query& q, const std::vector<char>& flags) {
+    std::vector<std::uint64_t> rows;
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        if (flags[i] != 0) {
+            rows.push_back(i);
+        }
+    }
+    return PyDataset{q.events.take(std::move(rows)), dataset.cast<const PyDataset&>().memory};
 }
 
-data::Dataset select(const data::Dataset& dataset, const py::object& selection) {
+PyDataset select(const py::object& dataset, const py::object& selection,
+                 const std::optional<runtime::Execution>& execution) {
+    const Query q = query(dataset, execution);
     if (py::isinstance<Predicate>(selection)) {
         const Predicate predicate = selection.cast<Predicate>();
-        const py::gil_scoped_release release;
-        return select_flags(dataset, predicate.mask(dataset));
+        std::vector<char> flags;
+        {
+            const py::gil_scoped_release release;
+            flags = predicate.mask(q);
+        }
+        return select_flags(dataset, q, flags);
     }
     const py::array array = py::array::ensure(selection);
     if (!array || array.dtype().kind() != 'b') {
@@ -256,17 +282,17 @@ data::Dataset select(const data::Dataset& dataset, const py::object& selection) 
     }
     const auto mask = py::array_t < bool,
                py::array::c_style | py::array::forcecast > ::ensure(array);
-    if (mask.ndim() != 1 || static_cast<std::size_t>(mask.size()) != dataset.size()) {
+    const std::uint64_t n = q.events.num_events();
+    if (mask.ndim() != 1 || static_cast<std::uint64_t>(mask.size()) != n) {
         throw DataError(fmt::format("the selection mask has {} entries but the dataset has {} "
                                     "events",
-                                    mask.size(), dataset.size()));
+                                    mask.size(), n));
     }
-    std::vector<char> flags(dataset.size());
+    std::vector<char> flags(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < flags.size(); ++i) {
         flags[i] = static_cast<char>(mask.data()[i]);
     }
-    const py::gil_scoped_release release;
-    return select_flags(dataset, flags);
+    return select_flags(dataset, q, flags);
 }
 
 // laddu's Bin: strictly increasing edges.
@@ -310,7 +336,7 @@ struct DatasetBin {
     std::size_t index = 0;
     double low = 0.0;
     double high = 0.0;
-    data::Dataset dataset;
+    PyDataset dataset;
 };
 
 struct BinnedDataset {
@@ -345,7 +371,8 @@ Bin to_bin(const py::object& bins, const std::optional<std::pair<double, double>
 // Event i goes to bin k when edges[k] <= v_i < edges[k+1], and to the last bin also when v_i is
 // the last edge (laddu's rule, so the bins cover [edges.front(), edges.back()]); values outside
 // (and NaN) go nowhere.
-BinnedDataset bin_by(const data::Dataset& dataset, const Expr& variable, const Bin& binning) {
+BinnedDataset bin_by(const Query& dataset, const std::optional<runtime::MemoryPlan>& memory,
+                     const Expr& variable, const Bin& binning) {
     const std::vector<double> values = evaluate_real(variable, dataset);
     const std::vector<double>& edges = binning.edges;
     const std::size_t n_bins = edges.size() - 1;
@@ -359,12 +386,16 @@ BinnedDataset bin_by(const data::Dataset& dataset, const Expr& variable, const B
             which[i] = static_cast<std::size_t>(it - edges.begin()) - 1;
         }
     }
+    std::vector<std::vector<std::uint64_t>> rows(n_bins);
+    for (std::size_t i = 0; i < which.size(); ++i) {
+        if (which[i] < n_bins) {
+            rows[which[i]].push_back(i);
+        }
+    }
     BinnedDataset out{edges, {}};
     for (std::size_t k = 0; k < n_bins; ++k) {
         out.bins.push_back({k, edges[k], edges[k + 1],
-                            dataset.select([&which, k](const data::EventBatch&, std::size_t row) {
-                                return which[row] == k;
-                            })});
+                            PyDataset{dataset.events.take(std::move(rows[k])), memory}});
     }
     return out;
 }
@@ -408,18 +439,21 @@ void bind_select(py::module_& module) {
              })
         .def(
             "mask",
-            [](const Predicate& p, const data::Dataset& dataset) {
+            [](const Predicate& p, const py::object& dataset,
+               const std::optional<runtime::Execution>& execution) {
+                const Query q = query(dataset, execution);
                 std::vector<char> flags;
                 {
                     const py::gil_scoped_release release;
-                    flags = p.mask(dataset);
+                    flags = p.mask(q);
                 }
                 py::array_t<bool> out(static_cast<py::ssize_t>(flags.size()));
                 std::transform(flags.begin(), flags.end(), out.mutable_data(),
                                [](char f) { return f != 0; });
                 return out;
             },
-            py::arg("dataset"), "One bool per event of `dataset` (True: selected).")
+            py::arg("dataset"), py::kw_only(), py::arg("execution") = py::none(),
+            "One bool per event of `dataset` (True: selected).")
         .def_static("between", &between, py::arg("value"), py::arg("low"), py::arg("high"),
                     py::kw_only(), py::arg("closed") = "both",
                     "low <= value <= high (closed='both', laddu's default); 'left', 'right', "
@@ -458,7 +492,7 @@ void bind_select(py::module_& module) {
         .def_readonly("dataset", &DatasetBin::dataset)
         .def("__repr__", [](const DatasetBin& b) {
             return fmt::format("DatasetBin(index={}, [{}, {}), {} events)", b.index, b.low, b.high,
-                               b.dataset.size());
+                               b.dataset.events.num_events());
         });
 
     py::class_<BinnedDataset>(module, "BinnedDataset",
@@ -482,41 +516,51 @@ void bind_select(py::module_& module) {
             [](const BinnedDataset& b) { return py::make_iterator(b.bins.begin(), b.bins.end()); },
             py::keep_alive<0, 1>())
         .def("datasets", [](const BinnedDataset& b) {
-            std::vector<data::Dataset> out;
+            std::vector<PyDataset> out;
             for (const DatasetBin& bin : b.bins) {
                 out.push_back(bin.dataset);
             }
             return out;
         });
 
-    auto dataset = py::reinterpret_borrow<py::class_<data::Dataset>>(module.attr("Dataset"));
+    auto dataset = py::reinterpret_borrow<py::class_<PyDataset>>(module.attr("Dataset"));
     dataset
-        .def("select", &select, py::arg("selection"),
-             "The events passing an ld.Predicate, or where a boolean mask is True.")
+        .def("select", &select, py::arg("predicate"), py::kw_only(),
+             py::arg("execution") = py::none(),
+             "The events passing an ld.Predicate, or where a boolean mask is True. File-backed "
+             "events are read once to evaluate the predicate and stay on file.")
         .def(
             "evaluate",
-            [](const data::Dataset& d, const py::object& e, bool real) {
+            [](const py::object& d, const py::object& e,
+               const std::optional<runtime::Execution>& execution, bool real) {
                 const Expr expression = to_expr(e);
+                const Query q = query(d, execution);
                 std::vector<std::complex<double>> values;
                 {
                     const py::gil_scoped_release release;
-                    values = evaluate_expression(expression, d);
+                    values = evaluate_expression(expression, q);
                 }
                 return to_numpy(values, real);
             },
-            py::arg("expression"), py::kw_only(), py::arg("real") = true,
-            "The expression's value per event (parameters at their defaults).")
+            py::arg("expr"), py::kw_only(), py::arg("execution") = py::none(),
+            py::arg("real") = false,
+            "The expression's value per event (parameters at their defaults): complex, or its "
+            "real part with real=True.")
         .def(
             "bin_by",
-            [](const data::Dataset& d, const py::object& variable, const py::object& bins,
-               const std::optional<std::pair<double, double>>& range) {
+            [](const py::object& d, const py::object& variable, const py::object& bins,
+               const std::optional<std::pair<double, double>>& range,
+               const std::optional<runtime::Execution>& execution) {
                 const Expr expression = to_expr(variable);
                 const Bin binning = to_bin(bins, range);
+                const Query q = query(d, execution);
+                const std::optional<runtime::MemoryPlan> memory = d.cast<const PyDataset&>().memory;
                 const py::gil_scoped_release release;
-                return bin_by(d, expression, binning);
+                return bin_by(q, memory, expression, binning);
             },
-            py::arg("variable"), py::arg("bins"), py::arg("range") = std::nullopt,
-            "Splits the events by `variable` into bins (an ld.Bin, a list of edges, or a count "
+            py::arg("expr"), py::arg("bins"), py::arg("range") = std::nullopt, py::kw_only(),
+            py::arg("execution") = py::none(),
+            "Splits the events by `expr` into bins (an ld.Bin, a list of edges, or a count "
             "with range=(low, high)); event i is in bin k when edges[k] <= v_i < edges[k+1], "
             "and the last bin also takes v_i == edges[-1], as in laddu.");
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include <pybind11/pybind11.h>
 
@@ -28,11 +29,15 @@ int quantum_doubled(const pybind11::handle& value);
 /// Vec3/Vec4, Channel, angular functions, line shapes, Kopf K-matrices, ld.particles.
 void bind_physics(pybind11::module_& module);
 
-/// Dataset and ParquetSink.
+/// Dataset (from_arrays, from_batches) and ParquetSink.
 void bind_data(pybind11::module_& module);
 
-/// EventData and read_parquet (lazy Parquet with memory= and cache=).
+/// read_parquet and ParquetSource (file-backed datasets with memory= and cache=).
 void bind_event_data(pybind11::module_& module);
+
+/// {rank, size} of the MPI job when one runs with more than one rank, else {0, 1}; does not
+/// initialise MPI.
+[[nodiscard]] std::pair<int, int> mpi_rank_and_size();
 
 /// Execution and Model.evaluate (needs bind_expr and bind_data first).
 void bind_runtime(pybind11::module_& module);

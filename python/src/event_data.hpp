@@ -1,7 +1,9 @@
-// ld.EventData: events read lazily from Parquet with laddu's cache policy and memory budget.
+// ld.Dataset: events in memory or read from files when traversed, with laddu's cache policy and
+// memory budget.
 #pragma once
 
 #include <optional>
+#include <string_view>
 
 #include <pybind11/pybind11.h>
 
@@ -10,18 +12,36 @@
 
 namespace laddu::python {
 
-/// What ld.read_parquet(path, memory=, cache=) returns: the events (data::EventData, whose
-/// policy is the cache= choice) and the memory budget laddu attaches to a dataset, which
-/// laddu-cpp keeps in runtime::Execution and applies when a term is built on these events.
-struct LazyEvents {
+/// What an ld.Dataset holds: the events (data::EventData: a resident data::Dataset or a lazily
+/// read source, with the cache= policy) and the memory budget laddu attaches to a dataset,
+/// which laddu-cpp keeps in runtime::Execution and applies when a term is built on the events.
+struct PyDataset {
     data::EventData events;
     std::optional<runtime::MemoryPlan> memory;
 };
 
-/// A term's events from a Python ld.Dataset or ld.EventData (TypeError otherwise); `memory`
-/// receives an EventData's budget when it has one.
+/// An ld.Dataset over resident events.
+[[nodiscard]] PyDataset resident(data::Dataset dataset);
+
+/// The events of an ld.Dataset argument (TypeError naming `what` otherwise); `memory` receives
+/// the dataset's budget when it has one.
 [[nodiscard]] data::EventData to_event_data(const pybind11::handle& value, const char* what,
                                             std::optional<runtime::MemoryPlan>& memory);
+
+/// The events of an ld.Dataset argument in memory: a resident dataset as it is, a file-backed
+/// one read whole (for the operations that need every event at once).
+[[nodiscard]] data::Dataset to_resident(const pybind11::handle& value, const char* what);
+
+/// The events of `dataset` in memory (read whole when file-backed), with the GIL released.
+[[nodiscard]] data::Dataset to_resident(const PyDataset& dataset);
+
+/// read_parquet's and from_batches' cache= (laddu's names, trimmed, any case; ValueError
+/// otherwise).
+[[nodiscard]] data::MemoryPolicy cache_policy(std::string_view text);
+
+/// read_parquet's and from_batches' memory=: None, a MemoryBudget, a byte count or budget text
+/// (ValueError otherwise).
+[[nodiscard]] std::optional<runtime::MemoryPlan> memory_plan(const pybind11::object& memory);
 
 /// `execution` (default: Execution{}) with the data's memory budget applied, in a memory pool
 /// of its own, when the execution has no budget.

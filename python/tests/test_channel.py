@@ -290,7 +290,7 @@ def test_p4_column_the_dataset_lacks(tutorial):
     partial = ld.Dataset.from_arrays(p4s={k: v for k, v in p4s.items() if k != "recoil"})
     with pytest.raises(ld.DataError, match="edge 'recoil' reads the four-momentum column 'recoil', which the dataset lacks"):
         channel.check_dataset(partial)
-    with pytest.raises(TypeError, match="dataset must be an ld.Dataset or ld.EventData, got dict"):
+    with pytest.raises(TypeError, match="dataset must be an ld.Dataset, got dict"):
         channel.check_dataset(p4s)
 
 

@@ -152,13 +152,9 @@ def test_a_glob_matching_no_file_is_an_error(tmp_path, monkeypatch):
         ld.read_parquet("accepted/*.parquet")
 
 
-@pytest.mark.xfail(strict=True, reason="ld.read_parquet(path) without memory= or cache= reads every "
-                   "event into a resident ld.Dataset; laddu returns a lazy, file-backed dataset "
-                   "(cache 'fastest'). Making it lazy by default needs EventData to support "
-                   "evaluate/select/subsample/bootstrap/bin_by/write_to (docs/python.md)")
 def test_read_parquet_is_file_backed_by_default(accepted):
     data = ld.read_parquet("accepted/*.parquet")
-    assert getattr(data, "cache", None) == "fastest"
+    assert (data.is_resident, data.memory_policy) == (False, "fastest")
 
 
 @pytest.mark.xfail(strict=True, reason="laddu-cpp has no ROOT I/O: ld.read_root, ld.RootSource and "
@@ -180,18 +176,18 @@ def test_read_parquet_with_memory_and_cache(accepted):
         memory="2 GiB",
         cache="fastest",
     )
-    assert isinstance(data, ld.EventData)
-    assert (len(data), data.cache) == (len(accepted), "fastest")
+    assert isinstance(data, ld.Dataset) and not data.is_resident
+    assert (len(data), data.memory_policy) == (len(accepted), "fastest")
     assert data.memory == f"{2 * 1024**3} B"  # the budget, as MemoryBudget("2 GiB") spells it
     assert data.p4_names() == ["beam", "recoil"] and data.scalar_names() == ["run"]
-    everything = data.to_dataset()
+    everything = data.to_resident()
     np.testing.assert_array_equal(everything.weights(), accepted.weights())
     np.testing.assert_array_equal(p4_columns(everything, "recoil"), p4_columns(accepted, "recoil"))
     # The other policies, spelled as laddu accepts them, and a MemoryBudget as the budget.
     for cache in ("resident", "streaming", " Streaming "):
         other = ld.read_parquet("accepted/*.parquet", memory=ld.MemoryBudget("1 GiB"), cache=cache)
-        assert other.cache == cache.strip().lower()
-        np.testing.assert_array_equal(other.to_dataset().weights(), accepted.weights())
+        assert other.memory_policy == cache.strip().lower()
+        np.testing.assert_array_equal(other.weights(), accepted.weights())
 
 
 def test_cached_and_streamed_data_give_the_same_likelihood(accepted):

@@ -18,7 +18,7 @@ def samples():
     rng = np.random.default_rng(11)
     mc = ld.Dataset.from_arrays(scalars={"s": rng.uniform(0.5, 1.5, 100000)})
     truth = {"mass": 1.02, "width": 0.12}
-    intensity = model().evaluate(mc, parameters=truth)
+    intensity = model().evaluate(mc, parameters=truth, real=True)
     keep = rng.uniform(0, intensity.max(), len(intensity)) < intensity
     data = ld.Dataset.from_arrays(scalars={"s": mc.column("s")[keep][:5000]})
     return data, mc, truth

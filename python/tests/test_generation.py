@@ -81,7 +81,7 @@ def test_nbody_phase_space_conserves_momentum_and_bounds_its_weight():
 def test_accept_reject_keeps_exactly_the_events_laddus_generator_keeps():
     events = ld.generate_ksks(400, seed=7)
     x = ld.scalar("pol_angle")
-    intensity = events.evaluate(1.0 + 0.8 * x.cos())
+    intensity = events.evaluate(1.0 + 0.8 * x.cos(), real=True)
     kept = ld.accept_reject(events, intensity, seed=11)
     imax = intensity.max()
     expected = [i for i in range(len(events)) if counter_uniform(11, i) * imax < intensity[i]]

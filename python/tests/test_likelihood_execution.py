@@ -26,10 +26,12 @@ def datasets(n=2500):
 
 
 def mc_pass_model():
-    """Not a Hermitian form in its parameters: the accepted MC is a pass over its events."""
+    """|(x - a)(x + b)|² + 0.1 e^(a x): the exponential mixes a and x non-separably, and laddu's
+    auto rule proves nothing non-negative about it, so the accepted MC is a pass over its events."""
     a = ld.parameter("a", initial=0.7)
     b = ld.parameter("b", initial=0.3)
-    return ld.Model(((ld.scalar("x") - a) * (ld.scalar("x") + b)).norm_sqr() + 0.1)
+    x = ld.scalar("x")
+    return ld.Model(((x - a) * (x + b)).norm_sqr() + 0.1 * (a * x).exp())
 
 
 def hermitian_model():
@@ -169,6 +171,58 @@ def test_diagnostics_of_a_fast_normalization_term():
     # without a likelihood execution: the decisions of the term's own execution (the data only)
     decisions = likelihood.diagnostics().memory_decisions
     assert [d["prepared_for"] for d in decisions] == ["the data"]
+
+
+def linear_model():
+    """p1 |x| + p2 x² + 1/2: parameter-only coefficients times event-only bases."""
+    x = ld.scalar("x")
+    return ld.Model(ld.parameter("p1", initial=1.0) * x.abs() + ld.parameter("p2", initial=0.7) * x * x + 0.5)
+
+
+def hybrid_model():
+    """|c0 + c1 x|² + 0.1 e^(a x): a coherent group and a non-separable residual."""
+    a = ld.parameter("a", initial=0.3)
+    return ld.Model(hermitian_model().expression + 0.1 * (a * ld.scalar("x")).exp())
+
+
+@pytest.mark.parametrize(
+    "make_model, normalization, strategy, residual",
+    [
+        (linear_model, "verify", "linear_statistics", False),
+        (linear_model, "auto", "general", None),  # p1 |x| is not proven non-negative
+        (hybrid_model, "verify", "hybrid", True),
+        (hybrid_model, "auto", "general", None),  # laddu proves nothing about exp
+        (hermitian_model, "verify", "hermitian", False),
+        (mc_pass_model, "general", "general", None),
+    ],
+)
+def test_diagnostics_name_the_normalization_strategy(make_model, normalization, strategy, residual):
+    model, (data, mc) = make_model(), datasets()
+    execution = ld.Execution("cpu", threads=2, normalization=normalization)
+    likelihood = ld.Likelihood([ld.NLL(model, data=data, accepted_mc=mc, name="t")], execution=execution)
+    observed, accepted = likelihood.diagnostics().datasets
+    assert observed.normalization_strategy is None
+    assert accepted.normalization_strategy == strategy
+    assert accepted.normalization_has_residual is residual
+    assert accepted.uses_quadratic_normalization == (strategy != "general")
+    general = ld.Likelihood(
+        [ld.NLL(model, data=data, accepted_mc=mc, name="t")],
+        execution=ld.Execution("cpu", threads=2, normalization="general"),
+    )
+    point = [p * 1.1 + 0.05 for p in likelihood.default_parameters]
+    value, gradient = likelihood.value_and_gradient(point)
+    expected_value, expected_gradient = general.value_and_gradient(point)
+    assert value == pytest.approx(expected_value, rel=1e-12)
+    np.testing.assert_allclose(gradient, expected_gradient, rtol=1e-10, atol=1e-10 * abs(expected_value))
+
+
+def test_linear_statistics_report_their_bases():
+    (data, mc) = datasets()
+    term = ld.NLL(linear_model(), data=data, accepted_mc=mc, execution=ld.Execution("cpu", normalization="verify"))
+    accepted = ld.Likelihood([term]).diagnostics().datasets[1]
+    assert accepted.normalization_basis_count == 3  # |x|, x², 1
+    assert accepted.normalization_coherent_group_count == 0
+    assert accepted.normalization_retained_bytes == 3 * 16
 
 
 def test_diagnostics_count_value_and_gradient_calls_fits_included():

@@ -131,43 +131,86 @@ def test_bin_by_with_a_count_and_range_as_older_laddu():
         ld.Bin.uniform(3, low=1.0, high=0.0)
 
 
-def test_from_batches_concatenates_what_the_factory_yields():
+SCHEMA = {"p4s": ["beam"], "scalars": ["s"], "weights": True}
+
+
+def batch_factory(p4, s, w, calls, size=8):
+    def factory(*, chunk_size, rank, nranks):
+        calls.append((chunk_size, rank, nranks))
+        for lo in range(0, len(s), size):
+            hi = min(lo + size, len(s))
+            yield {"p4s": {"beam": p4[lo:hi]}, "scalars": {"s": s[lo:hi]}, "weights": w[lo:hi]}
+
+    return factory
+
+
+def test_from_batches_calls_the_factory_on_every_traversal():
     rng = np.random.default_rng(3)
     p4 = rng.normal(size=(30, 4))
     s = rng.normal(size=30)
     w = rng.uniform(size=30)
-    plans = []
-
-    def factory(plan):
-        plans.append(plan)
-        for lo in range(0, 30, 8):
-            hi = min(lo + 8, 30)
-            yield {"p4s": {"beam": p4[lo:hi]}, "scalars": {"s": s[lo:hi]}, "weights": w[lo:hi]}
-
-    data = ld.Dataset.from_batches(factory, chunk_size=8)
-    assert plans == [{"chunk_size": 8, "rank": 0, "nranks": 1}]
+    calls = []
+    data = ld.Dataset.from_batches(batch_factory(p4, s, w, calls), schema=SCHEMA, length=30)
+    assert calls == [] and not data.is_resident  # nothing is read until a traversal
     whole = ld.Dataset.from_arrays(p4s={"beam": p4}, scalars={"s": s}, weights=w)
-    assert len(data) == 30
+    assert len(data) == 30 and calls == []  # length= is the count
     np.testing.assert_array_equal(data.p4("beam"), whole.p4("beam"))
-    np.testing.assert_array_equal(data.column("s"), s)
     np.testing.assert_array_equal(data.weights(), w)
+    assert data.sum_weights() == whole.sum_weights()
+    assert len(calls) == 3 and all(call[1:] == (0, 1) for call in calls)
+    x = ld.scalar("s")
+    np.testing.assert_array_equal(data.evaluate(x, real=True), s)
+    np.testing.assert_array_equal(data.select(x > 0).weights(), w[s > 0])
+    # Without length= one traversal counts the events, once.
+    calls.clear()
+    counted = ld.Dataset.from_batches(batch_factory(p4, s, w, calls, size=7), schema=SCHEMA)
+    assert len(counted) == 30 and len(counted) == 30 and len(calls) == 1
+
+
+def test_a_likelihood_reads_a_factory_dataset_on_worker_threads():
+    data, xv, _, w = events(2000)
+    calls = []
+    scalars = {"x": xv, "y": np.zeros_like(xv)}
+
+    def factory(*, chunk_size, rank, nranks):
+        calls.append(chunk_size)
+        for lo in range(0, len(xv), 300):
+            yield {"p4s": {}, "scalars": {k: v[lo : lo + 300] for k, v in scalars.items()}, "weights": w[lo : lo + 300]}
+
+    lazy = ld.Dataset.from_batches(factory, schema={"p4s": [], "scalars": ["x", "y"], "weights": True},
+                                   length=len(xv), cache="streaming")
+    model = ld.Model(ld.parameter("a", initial=1.0) * ld.scalar("x") * ld.scalar("x") + 1.0)
+    execution = ld.Execution("cpu", threads=2)
+    lazy_nll = ld.NLL(model, data=lazy, accepted_mc=lazy, execution=execution)
+    nll = ld.NLL(model, data=data, accepted_mc=data, execution=execution)
+    assert lazy_nll.value([0.7]).hex() == nll.value([0.7]).hex()
+    assert calls  # streaming: the factory was traversed
 
 
 def test_from_batches_errors_name_the_batch():
-    def mismatched(plan):
-        yield {"scalars": {"a": np.zeros(2)}}
-        yield {"scalars": {"b": np.zeros(2)}}
+    def mismatched(*, chunk_size, rank, nranks):
+        yield {"p4s": {}, "scalars": {"a": np.zeros(2)}}
+        yield {"p4s": {}, "scalars": {"b": np.zeros(2)}}
 
-    with pytest.raises(ld.DataError, match="batch 1 has a different schema"):
-        ld.Dataset.from_batches(mismatched)
-    with pytest.raises(ValueError, match="unknown key 'columns'"):
-        ld.Dataset.from_batches(lambda plan: [{"columns": {}}])
-    with pytest.raises(TypeError, match="batch 0 is a 'list'"):
-        ld.Dataset.from_batches(lambda plan: [[1, 2]])
-    with pytest.raises(ld.DataError, match="no batches"):
-        ld.Dataset.from_batches(lambda plan: [])
+    only_a = {"p4s": [], "scalars": ["a"]}
+    with pytest.raises(ld.DataError, match=r"batch 1 has p4s \[\], scalars \[b\]"):
+        len(ld.Dataset.from_batches(mismatched, schema=only_a))
+    with pytest.raises(ld.DataError, match="unknown key 'columns'"):
+        ld.Dataset.from_batches(lambda **plan: [{"columns": {}}], schema=only_a).weights()
+    with pytest.raises(ld.DataError, match="batch 0 is a 'list'"):
+        ld.Dataset.from_batches(lambda **plan: [[1, 2]], schema=only_a).weights()
+    with pytest.raises(ld.DataError, match="factory failed: ZeroDivisionError"):
+        ld.Dataset.from_batches(lambda **plan: [1 / 0], schema=only_a).weights()
+    with pytest.raises(ld.DataError, match="yielded 2 events but length=5"):
+        ld.Dataset.from_batches(lambda **plan: [{"p4s": {}, "scalars": {"a": np.zeros(2)}}], schema=only_a,
+                                length=5)[:1].weights()
+    assert len(ld.Dataset.from_batches(lambda **plan: [], schema=only_a)) == 0
     with pytest.raises(TypeError, match="callable"):
-        ld.Dataset.from_batches(3)
+        ld.Dataset.from_batches(3, schema=only_a)
+    with pytest.raises(ValueError, match="schema is missing 'scalars'"):
+        ld.Dataset.from_batches(mismatched, schema={"p4s": []})
+    with pytest.raises(ValueError, match="cache must be"):
+        ld.Dataset.from_batches(mismatched, schema=only_a, cache="sometimes")
 
 
 def test_slices_with_steps_and_concatenation():

@@ -99,7 +99,7 @@ def chapter():
     generated_mc = ksks_events(30000, seed=1)
     # A detector that loses the most forward ks1: accepted MC is the generated MC passing a cut.
     accepted_mc = generated_mc.select(ld.Vec4.event("ks1").vec3().costheta() < 0.995)
-    truth = namespace["model"].evaluate(accepted_mc)
+    truth = namespace["model"].evaluate(accepted_mc, real=True)
     data = ld.accept_reject(accepted_mc, truth, seed=2)
     namespace.update(generation_channel=generation_channel, generated_mc=generated_mc,
                      accepted_mc=accepted_mc, data=data)

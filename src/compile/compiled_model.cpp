@@ -1,7 +1,12 @@
+#include <algorithm>
 #include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/ir/validate.hpp>
 
@@ -27,6 +32,62 @@ std::string CompileReport::to_string(const CachePlan& plan) const {
     return text;
 }
 
+namespace {
+
+std::size_t instructions(const ir::Stats& stats) {
+    return stats.invariant_count + stats.event_count;
+}
+
+// The programs of `d`, its residual compiled as a model of its own, and the work estimates
+// NormalizationMode::kAuto weighs (docs/likelihood.md "Normalisation strategies").
+void lower_normalization(NormalizationDecomposition& d, const CompiledModel& compiled,
+                         const CompileOptions& options) {
+    std::vector<expr::Expr> coefficients = d.coefficients;
+    coefficients.insert(coefficients.end(), d.linear_coefficients.begin(),
+                        d.linear_coefficients.end());
+    std::vector<expr::Expr> amplitudes = d.amplitudes;
+    amplitudes.insert(amplitudes.end(), d.bases.begin(), d.bases.end());
+    d.coefficient_program = detail::lower_parameter_outputs(coefficients, compiled.parameters);
+    d.amplitude_program = detail::lower_event_outputs(amplitudes);
+
+    // One accumulation per statistic: the matrix entries on and above the diagonal within each
+    // group, and one per basis.
+    std::vector<std::size_t> group_sizes(d.group_count, 0);
+    for (const std::uint32_t g : d.group) {
+        ++group_sizes[g];
+    }
+    std::size_t statistics = d.bases.size();
+    for (const std::size_t n : group_sizes) {
+        statistics += n * (n + 1) / 2;
+    }
+    d.statistics_work = instructions(ir::stats(d.amplitude_program)) + statistics;
+    d.general_work = std::max<std::size_t>(instructions(compiled.report.precompute_stats) +
+                                               instructions(compiled.report.evaluate_stats),
+                                           1);
+
+    if (d.residual) {
+        CompileOptions residual_options = options;
+        residual_options.analyse_normalization = false;
+        auto residual = std::make_shared<CompiledModel>(
+            compile_model(expr::Model(*d.residual), residual_options));
+        // The residual's free parameters are a subset of the model's (fixed ones are baked).
+        const std::vector<std::string> all = compiled.parameters.free_names();
+        for (const std::string& name : residual->parameters.free_names()) {
+            const auto it = std::find(all.begin(), all.end(), name);
+            if (it == all.end()) {
+                throw CompileError(fmt::format(
+                    "the normalisation residual reads parameter '{}', which is not a free "
+                    "parameter of the model",
+                    name));
+            }
+            d.residual_parameters.push_back(static_cast<std::size_t>(it - all.begin()));
+        }
+        d.residual_model = std::move(residual);
+    }
+}
+
+}  // namespace
+
 CompiledModel compile_model(const expr::Model& model, const CompileOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     CompiledModel compiled;
@@ -44,18 +105,15 @@ CompiledModel compile_model(const expr::Model& model, const CompileOptions& opti
         ir::validate(compiled.precompute).value();
     }
 
+    compiled.report.precompute_stats = ir::stats(compiled.precompute);
+    compiled.report.evaluate_stats = ir::stats(compiled.evaluate);
+
     if (options.analyse_normalization) {
         compiled.normalization = decompose_intensity(compiled.optimized, compiled.facts);
         if (compiled.normalization) {
-            compiled.normalization->coefficient_program = detail::lower_parameter_outputs(
-                compiled.normalization->coefficients, compiled.parameters);
-            compiled.normalization->amplitude_program =
-                detail::lower_event_outputs(compiled.normalization->amplitudes);
+            lower_normalization(*compiled.normalization, compiled, options);
         }
     }
-
-    compiled.report.precompute_stats = ir::stats(compiled.precompute);
-    compiled.report.evaluate_stats = ir::stats(compiled.evaluate);
     compiled.report.total_milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return compiled;

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -31,7 +32,7 @@ AlignedVector<double> to_column(std::span<const double> values) {
 }
 
 /// Copies the rows `rows` of every column of `batch` into a new batch with the same schema.
-EventBatch gather(const EventBatch& batch, const std::vector<std::size_t>& rows) {
+EventBatch gather(const EventBatch& batch, std::span<const std::size_t> rows) {
     Columns columns(batch.schema().n_batch_columns());
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const auto source = batch.column_at(c);
@@ -170,6 +171,17 @@ Dataset Dataset::select(const std::function<bool(const EventBatch&, std::size_t)
             rows.push_back(i);
         }
     }
+    return Dataset(gather(batch_, rows));
+}
+
+Dataset Dataset::take(std::span<const std::uint64_t> rows) const {
+    for (const std::uint64_t row : rows) {
+        if (row >= size()) {
+            throw DataError(
+                fmt::format("row {} is out of range for a dataset of {} events", row, size()));
+        }
+    }
+    static_assert(std::is_same_v<std::uint64_t, std::size_t>, "rows index the batch directly");
     return Dataset(gather(batch_, rows));
 }
 

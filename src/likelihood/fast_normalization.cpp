@@ -10,14 +10,19 @@
 #include <laddu/base/assert.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/ir/builder.hpp>
+#include <laddu/runtime/collective.hpp>
 #include <laddu/runtime/normalization_matrix.hpp>
 
 namespace laddu::likelihood {
 namespace {
 
-// Re Σ_a c_a(θ) u_a over the coefficient program, u a complex vector taken as 2n parameters
-// after the model's `parameters`. Its gradient in θ at u = v is Σ_a Re(∂c_a/∂θ v_a), the whole
-// gradient of the integral but the factor 2, in one reverse pass instead of one per term.
+// ScopedStatisticsPerturbation's delta: thread-local, so tests running side by side in one
+// process do not see each other's.
+thread_local double statistics_perturbation = 0.0;
+
+// Re Σ_o e_o(θ) u_o over the coefficient program, u a complex vector taken as 2 n parameters
+// after the model's `parameters`. Its gradient in θ at u = (2 v, S) is the whole gradient of
+// the separable integral, in one reverse pass instead of one per term.
 ir::Program contraction(const ir::Program& coefficients, std::size_t parameters) {
     ir::Program base = coefficients;
     base.outputs.clear();
@@ -35,19 +40,61 @@ ir::Program contraction(const ir::Program& coefficients, std::size_t parameters)
 
 }  // namespace
 
+// kAuto follows laddu 0.21.4 (PreparedNormalization::prepare): statistics only for an
+// intensity proven non-negative, and only when their one pass costs at most
+// kAutoBreakEvenEvaluations general evaluations (past that, a fit of a few evaluations is
+// cheaper without them), so both libraries pick the same strategy for the same model.
+bool wants_statistics(const compile::NormalizationDecomposition& d,
+                      runtime::NormalizationMode mode) {
+    switch (mode) {
+    case runtime::NormalizationMode::kGeneral:
+        return false;
+    case runtime::NormalizationMode::kVerify:
+        return true;
+    case runtime::NormalizationMode::kAuto:
+        return d.proven_nonnegative &&
+               d.statistics_work <= kAutoBreakEvenEvaluations * d.general_work;
+    }
+    return false;
+}
+
 std::optional<FastNormalization> FastNormalization::build(const compile::CompiledModel& model,
                                                           const data::EventData& accepted,
                                                           const runtime::Execution& execution) {
-    if (!model.normalization) {
+    if (!model.normalization || !wants_statistics(*model.normalization, execution.normalization)) {
         return std::nullopt;
     }
     const compile::NormalizationDecomposition& d = *model.normalization;
     FastNormalization fast;
     fast.terms_ = d.amplitudes.size();
     fast.parameters_ = model.parameters.free_count();
-    LADDU_ASSERT(d.coefficient_program.outputs.size() == fast.terms_ &&
-                 d.amplitude_program.outputs.size() == fast.terms_ && d.group.size() == fast.terms_)
+    const std::size_t outputs = d.basis_count();
+    LADDU_ASSERT(d.coefficient_program.outputs.size() == outputs &&
+                 d.amplitude_program.outputs.size() == outputs && d.group.size() == fast.terms_)
         << "normalization decomposition with mismatched term counts";
+
+    const std::size_t bytes =
+        (fast.terms_ * fast.terms_ + d.bases.size()) * sizeof(std::complex<double>);
+    const std::string label = "the accepted Monte Carlo (normalisation statistics)";
+    if (execution.memory_pool) {
+        // kAuto falls back to the event pass when the budget has no room; kVerify needs them.
+        // Under a collective every process must take the same path (the statistics pass is a
+        // collective call), so a refusal on any process is the DataError on all of them.
+        if (execution.collective) {
+            runtime::collectively(execution.collective.get(), [&] {
+                fast.lease_ = execution.memory_pool->lease(bytes, label);
+            });
+        } else if (execution.normalization == runtime::NormalizationMode::kAuto) {
+            std::optional<runtime::MemoryLease> lease =
+                execution.memory_pool->try_lease(bytes, label);
+            if (!lease) {
+                return std::nullopt;
+            }
+            fast.lease_ = std::move(*lease);
+        } else {
+            fast.lease_ = execution.memory_pool->lease(bytes, label);
+        }
+    }
 
     fast.group_ = d.group;
     fast.coefficient_values_.emplace(d.coefficient_program);
@@ -55,24 +102,26 @@ std::optional<FastNormalization> FastNormalization::build(const compile::Compile
         contraction(d.coefficient_program, fast.parameters_),
         {.mode = autodiff::AutodiffMode::kReverse, .component = autodiff::Component::kReal}));
 
-    fast.matrix_ = runtime::normalization_matrix(d, accepted, execution);
+    runtime::NormalizationStatistics statistics =
+        runtime::normalization_statistics(d, accepted, execution);
+    fast.matrix_ = std::move(statistics.matrix);
+    fast.linear_ = std::move(statistics.linear);
+    if (statistics_perturbation != 0.0) {
+        (fast.linear_.empty() ? fast.matrix_.front() : fast.linear_.front()) +=
+            statistics_perturbation;
+    }
     return fast;
 }
 
 std::vector<std::complex<double>>
-FastNormalization::coefficients(std::span<const double> params) const {
-    return (*coefficient_values_)(params);
-}
-
-std::vector<std::complex<double>>
-FastNormalization::contracted(std::span<const std::complex<double>> c) const {
+FastNormalization::contracted(std::span<const std::complex<double>> e) const {
     std::vector<std::complex<double>> v(terms_);
     for (std::size_t a = 0; a < terms_; ++a) {
         std::complex<double> sum = 0.0;
         for (std::size_t b = 0; b < terms_; ++b) {
             // M is zero across coherent groups: those products would only add zeros.
             if (group_[b] == group_[a]) {
-                sum += matrix_[a * terms_ + b] * std::conj(c[b]);
+                sum += matrix_[a * terms_ + b] * std::conj(e[b]);
             }
         }
         v[a] = sum;
@@ -81,31 +130,42 @@ FastNormalization::contracted(std::span<const std::complex<double>> c) const {
 }
 
 double FastNormalization::value(std::span<const double> params) const {
-    const std::vector<std::complex<double>> c = coefficients(params);
-    const std::vector<std::complex<double>> v = contracted(c);
+    const std::vector<std::complex<double>> e = (*coefficient_values_)(params);
+    const std::vector<std::complex<double>> v = contracted(e);
     double sum = 0.0;
     for (std::size_t a = 0; a < terms_; ++a) {
-        sum += (c[a] * v[a]).real();
+        sum += (e[a] * v[a]).real();
+    }
+    for (std::size_t k = 0; k < linear_.size(); ++k) {
+        sum += (e[terms_ + k] * linear_[k]).real();
     }
     return sum;
 }
 
 runtime::Evaluation FastNormalization::value_and_gradient(std::span<const double> params) const {
-    const std::vector<std::complex<double>> c = coefficients(params);
-    const std::vector<std::complex<double>> v = contracted(c);
+    const std::vector<std::complex<double>> e = (*coefficient_values_)(params);
+    const std::vector<std::complex<double>> v = contracted(e);
     runtime::Evaluation result{0.0, std::vector<double>(parameters_, 0.0)};
     for (std::size_t a = 0; a < terms_; ++a) {
-        result.value += (c[a] * v[a]).real();
+        result.value += (e[a] * v[a]).real();
     }
+    for (std::size_t k = 0; k < linear_.size(); ++k) {
+        result.value += (e[terms_ + k] * linear_[k]).real();
+    }
+    // u = (2 v, S): the quadratic form's derivative carries the factor 2, the linear part's not.
     std::vector<double> at(params.begin(), params.end());
     for (const std::complex<double>& va : v) {
-        at.push_back(va.real());
-        at.push_back(va.imag());
+        at.push_back(2.0 * va.real());
+        at.push_back(2.0 * va.imag());
+    }
+    for (const std::complex<double>& s : linear_) {
+        at.push_back(s.real());
+        at.push_back(s.imag());
     }
     // Output 0 is the contraction itself, outputs 1.. its derivatives (θ first, then u).
     const std::vector<std::complex<double>> dv = (*contraction_gradient_)(at);
     for (std::size_t k = 0; k < parameters_; ++k) {
-        result.gradient[k] = 2.0 * dv[k + 1].real();
+        result.gradient[k] = dv[k + 1].real();
     }
     return result;
 }
@@ -116,5 +176,18 @@ std::size_t FastNormalization::groups() const {
     return static_cast<std::size_t>(
         std::distance(distinct.begin(), std::unique(distinct.begin(), distinct.end())));
 }
+
+namespace testing {
+
+ScopedStatisticsPerturbation::ScopedStatisticsPerturbation(double delta)
+    : previous_(statistics_perturbation) {
+    statistics_perturbation = delta;
+}
+
+ScopedStatisticsPerturbation::~ScopedStatisticsPerturbation() {
+    statistics_perturbation = previous_;
+}
+
+}  // namespace testing
 
 }  // namespace laddu::likelihood

@@ -1,12 +1,17 @@
-// fast_normalization.hpp (private): the normalisation integral as a precomputed Hermitian form.
+// fast_normalization.hpp (private): the separable part of the normalisation integral from
+// statistics gathered once.
 //
-// For I = Σ_g |Σ_{a in g} c_a(θ) A_a(x)|², Σ_j w_j I_j = Re Σ_ab c_a conj(c_b) M_ab with
-// M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) for a, b in one group (0 across groups), built once by
-// runtime::normalization_matrix (the same bits for any thread count, backend, memory plan and
-// number of processes).
-// With v_a = Σ_b M_ab conj(c_b): the integral is Re Σ_a c_a v_a and, M being Hermitian, its
-// derivative is 2 Re Σ_a (∂c_a/∂θ_k) v_a: the gradient of Re Σ_a c_a(θ) u_a at u = v, one
-// reverse-mode pass over the coefficient program.
+// For I = Σ_g |Σ_{a in g} c_a(θ) A_a(x)|² + Re Σ_k d_k(θ) B_k(x) + residual, the separable part
+// of Σ_j w_j I_j is Re Σ_ab c_a conj(c_b) M_ab + Re Σ_k d_k S_k with M_ab = Σ_j w_j A_a(x_j)
+// conj(A_b(x_j)) for a, b in one group (0 across groups) and S_k = Σ_j w_j B_k(x_j), both built
+// once by runtime::normalization_statistics (the same bits for any thread count, backend, memory
+// plan and number of processes). The residual is not part of it: UnbinnedNll integrates it by a
+// pass over the accepted events.
+//
+// With v_a = Σ_b M_ab conj(c_b): the value is Re Σ_a c_a v_a + Re Σ_k d_k S_k and, M being
+// Hermitian, its derivative is Re Σ_a (∂c_a/∂θ) 2 v_a + Re Σ_k (∂d_k/∂θ) S_k: the gradient of
+// Re Σ_o e_o(θ) u_o over every coefficient e = (c, d) at u = (2 v, S), one reverse-mode pass
+// over the coefficient program.
 #pragma once
 
 #include <complex>
@@ -20,44 +25,90 @@
 #include <laddu/data/event_data.hpp>
 #include <laddu/likelihood/term.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/normalization_matrix.hpp>
 
 namespace laddu::likelihood {
 
-/// The precomputed matrix and the coefficient programs of one decomposed model.
+/// NormalizationMode::kAuto gathers the statistics only when that one pass costs at most this
+/// many general evaluations (laddu's AUTO_BREAK_EVEN_EVALUATIONS): statistics_work ≤
+/// kAutoBreakEvenEvaluations · general_work (compile::NormalizationDecomposition).
+inline constexpr std::size_t kAutoBreakEvenEvaluations = 16;
+
+/// Whether `mode` gathers the statistics of `d` (before the memory lease, which kAuto may still
+/// decline): never under kGeneral, always under kVerify, and under kAuto when
+/// d.proven_nonnegative and d.statistics_work ≤ kAutoBreakEvenEvaluations · d.general_work.
+[[nodiscard]] bool wants_statistics(const compile::NormalizationDecomposition& d,
+                                    runtime::NormalizationMode mode);
+
+/// The statistics and the coefficient programs of one decomposed model.
 class FastNormalization {
 public:
-    /// Builds M over `accepted`, or nullopt when `model` has no decomposition. DataError when
-    /// `accepted` lacks a column the amplitudes read. Uses the execution's threads, memory
-    /// budget (for the read windows of a source) and collective (a collective call then).
+    /// Builds M and S over `accepted`, or nullopt when the execution's normalisation mode does
+    /// not use them: kGeneral, a model without a decomposition, or under kAuto a model not
+    /// proven non-negative, statistics costing more than kAutoBreakEvenEvaluations general
+    /// evaluations, or a memory budget without room for them. DataError when `accepted` lacks
+    /// a column the amplitudes read, and when the budget has no room under kVerify or a
+    /// collective (whose processes must all take one path). Uses the
+    /// execution's threads, memory budget (the statistics are leased from it for the life of
+    /// the object; a source's read windows while they are gathered) and collective (a
+    /// collective call then).
     [[nodiscard]] static std::optional<FastNormalization>
     build(const compile::CompiledModel& model, const data::EventData& accepted,
           const runtime::Execution& execution);
 
-    /// Re c^T M c* at `params` (free order).
+    /// The separable part of the integral at `params` (free order).
     [[nodiscard]] double value(std::span<const double> params) const;
 
     /// value() and its gradient.
     [[nodiscard]] runtime::Evaluation value_and_gradient(std::span<const double> params) const;
 
-    /// The number of (coefficient, amplitude) terms.
+    /// The number of (coefficient, amplitude) terms of the matrix.
     [[nodiscard]] std::size_t terms() const noexcept { return terms_; }
+
+    /// The number of linear statistics S_k.
+    [[nodiscard]] std::size_t bases() const noexcept { return linear_.size(); }
 
     /// The number of coherent groups (distinct group indices of the terms).
     [[nodiscard]] std::size_t groups() const;
 
+    /// The bytes of the statistics: terms² + bases complex doubles.
+    [[nodiscard]] std::size_t bytes() const noexcept {
+        return (matrix_.size() + linear_.size()) * sizeof(std::complex<double>);
+    }
+
 private:
     FastNormalization() = default;
 
-    std::vector<std::complex<double>> coefficients(std::span<const double> params) const;
-    std::vector<std::complex<double>> contracted(std::span<const std::complex<double>> c) const;
+    std::vector<std::complex<double>> contracted(std::span<const std::complex<double>> e) const;
 
     std::size_t terms_ = 0;
     std::size_t parameters_ = 0;
     std::vector<std::uint32_t> group_;          ///< the coherent group of term a
     std::vector<std::complex<double>> matrix_;  ///< terms_ × terms_, row-major
-    std::optional<runtime::ParameterFunction> coefficient_values_;    ///< c_a(θ); set once built
-    std::optional<runtime::ParameterFunction> contraction_gradient_;  ///< ∇ Re Σ_a c_a(θ) u_a
+    std::vector<std::complex<double>> linear_;  ///< S_k
+    runtime::MemoryLease lease_;                ///< the statistics' bytes in the budget
+    /// (c_a(θ), then d_k(θ)); set once built
+    std::optional<runtime::ParameterFunction> coefficient_values_;
+    std::optional<runtime::ParameterFunction> contraction_gradient_;  ///< ∇ Re Σ_o e_o(θ) u_o
 };
+
+namespace testing {
+
+/// While alive, FastNormalization::build() adds `delta` to the first statistic it gathers (S_0,
+/// else M_00) on this thread: a statistics path that no longer describes its model, for tests
+/// of NormalizationMode::kVerify's failure. Not for use outside tests.
+class ScopedStatisticsPerturbation {
+public:
+    explicit ScopedStatisticsPerturbation(double delta);
+    ~ScopedStatisticsPerturbation();
+    ScopedStatisticsPerturbation(const ScopedStatisticsPerturbation&) = delete;
+    ScopedStatisticsPerturbation& operator=(const ScopedStatisticsPerturbation&) = delete;
+
+private:
+    double previous_;
+};
+
+}  // namespace testing
 
 }  // namespace laddu::likelihood

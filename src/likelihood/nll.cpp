@@ -43,6 +43,11 @@ struct UnbinnedNll::State {
     std::unique_ptr<const runtime::PreparedModel> data;      ///< never null
     std::unique_ptr<const runtime::PreparedModel> accepted;  ///< null on the fast path
     std::unique_ptr<const FastNormalization> fast;           ///< null without the fast path
+    /// The residual of a hybrid decomposition prepared on the accepted MC (null otherwise), and
+    /// the position in the term's parameters of each of its free parameters.
+    std::unique_ptr<const runtime::PreparedModel> residual;
+    std::vector<std::size_t> residual_to_term;
+    compile::NormalizationStrategy strategy = compile::NormalizationStrategy::kGeneral;
     double data_weights = 0.0;
     expr::Model model;  ///< for projections
     data::EventData accepted_events;
@@ -77,19 +82,30 @@ void check_integral(const std::string& term, double integral) {
     }
 }
 
-// NormalizationMode::kVerify: the matrix's `what` against the event pass's, within laddu's
-// tolerance (1e-10, 5e-4 under f32, of max(|pass|, 1)).
-void verify_close(const std::string& term, ir::Precision precision, const std::string& what,
-                  double matrix, double pass) {
+// NormalizationMode::kVerify: the statistics path's `what` against the event pass's, within
+// laddu's tolerance (1e-10, 5e-4 under f32, of max(|pass|, 1)).
+void verify_close(const std::string& term, compile::NormalizationStrategy strategy,
+                  ir::Precision precision, const std::string& what, double statistics,
+                  double pass) {
     const double tolerance =
         (precision == ir::Precision::kF32 ? 5.0e-4 : 1.0e-10) * std::max(std::abs(pass), 1.0);
-    if (!(std::abs(matrix - pass) <= tolerance)) {
+    if (!(std::abs(statistics - pass) <= tolerance)) {
         throw EvaluationError(fmt::format(
-            "'{}': the normalisation {} from the precomputed matrix ({}) differs from the pass "
-            "over the accepted Monte Carlo ({}) by more than {}; the matrix does not describe "
-            "this model: use Execution normalization 'general' and report the model",
-            term, what, matrix, pass, tolerance));
+            "'{}': the normalisation {} from the '{}' strategy's precomputed statistics ({}) "
+            "differs from the pass over the accepted Monte Carlo ({}) by more than {}; the "
+            "statistics do not describe this model: use Execution normalization 'general' and "
+            "report the model",
+            term, what, compile::to_string(strategy), statistics, pass, tolerance));
     }
+}
+
+std::vector<double> gather(std::span<const double> params, const std::vector<std::size_t>& to) {
+    std::vector<double> local;
+    local.reserve(to.size());
+    for (const std::size_t index : to) {
+        local.push_back(params[index]);
+    }
+    return local;
 }
 
 }  // namespace
@@ -131,10 +147,17 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
             state->data->events() == 0 ? "has no events" : "weights do not sum to a positive value",
             state->data_weights));
     }
-    if (shared.normalization != runtime::NormalizationMode::kGeneral) {
-        if (std::optional<FastNormalization> fast =
-                FastNormalization::build(compiled, accepted, shared)) {
-            state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
+    if (std::optional<FastNormalization> fast =
+            FastNormalization::build(compiled, accepted, shared)) {
+        state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
+        const compile::NormalizationDecomposition& d = *compiled.normalization;
+        state->strategy = d.strategy;
+        if (d.residual_model) {
+            state->residual =
+                std::make_unique<const runtime::PreparedModel>(runtime::PreparedModel::prepare(
+                    *d.residual_model, accepted, shared,
+                    "the accepted Monte Carlo (normalisation residual)"));
+            state->residual_to_term = d.residual_parameters;
         }
     }
     if (!state->fast || shared.normalization == runtime::NormalizationMode::kVerify) {
@@ -186,18 +209,25 @@ UnbinnedNllInfo UnbinnedNll::info() const {
     UnbinnedNllInfo info;
     info.backend = std::string(backend());
     info.data = prepared_events_info(*state_->data);
+    info.normalization_strategy = std::string(compile::to_string(state_->strategy));
     if (state_->fast) {
         const FastNormalization& fast = *state_->fast;
         info.fast_normalization = true;
         info.normalization_terms = fast.terms();
+        info.normalization_bases = fast.bases();
         info.normalization_groups = fast.groups();
-        info.normalization_bytes = fast.terms() * fast.terms() * sizeof(std::complex<double>);
+        info.normalization_has_residual = state_->residual != nullptr;
+        info.normalization_bytes = fast.bytes();
     }
     if (state_->accepted) {
         // The event pass (NormalizationMode::kGeneral, or kVerify's check of the matrix).
         info.accepted = prepared_events_info(*state_->accepted);
+    } else if (state_->residual) {
+        // The hybrid strategy keeps the residual's prepared events beside the statistics.
+        info.accepted = prepared_events_info(*state_->residual);
+        info.accepted.resident_bytes += info.normalization_bytes;
     } else {
-        // The matrix sums over every process's events; no local count is kept.
+        // The statistics sum over every process's events; no local count is kept.
         info.accepted.events = static_cast<std::size_t>(state_->accepted_events.num_events());
         info.accepted.local_events = info.accepted.events;
         info.accepted.resident_bytes = info.normalization_bytes;
@@ -213,9 +243,13 @@ double UnbinnedNll::normalization_integral(std::span<const double> params) const
         check_integral(state_->name, integral);
         return integral;
     }
-    const double integral = state_->fast->value(params);
+    double integral = state_->fast->value(params);
+    if (state_->residual) {
+        integral += state_->residual->reduce(gather(params, state_->residual_to_term),
+                                             runtime::ReductionTransform::kReal);
+    }
     if (state_->accepted) {
-        verify_close(state_->name, state_->execution.precision, "value", integral,
+        verify_close(state_->name, state_->strategy, state_->execution.precision, "value", integral,
                      state_->accepted->reduce(params, runtime::ReductionTransform::kReal));
     }
     check_integral(state_->name, integral);
@@ -228,13 +262,23 @@ UnbinnedNll::normalization_integral_with_gradient(std::span<const double> params
     runtime::Evaluation result;
     if (state_->fast) {
         result = state_->fast->value_and_gradient(params);
+        if (state_->residual) {
+            // The hybrid strategy: the residual's event pass, scattered onto the term's
+            // parameters (it reads only some of them).
+            const runtime::Evaluation residual = state_->residual->reduce_with_gradient(
+                gather(params, state_->residual_to_term), runtime::ReductionTransform::kReal);
+            result.value += residual.value;
+            for (std::size_t k = 0; k < state_->residual_to_term.size(); ++k) {
+                result.gradient[state_->residual_to_term[k]] += residual.gradient[k];
+            }
+        }
         if (state_->accepted) {
             const runtime::Evaluation pass =
                 state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
-            verify_close(state_->name, state_->execution.precision, "value", result.value,
-                         pass.value);
+            verify_close(state_->name, state_->strategy, state_->execution.precision, "value",
+                         result.value, pass.value);
             for (std::size_t k = 0; k < pass.gradient.size(); ++k) {
-                verify_close(state_->name, state_->execution.precision,
+                verify_close(state_->name, state_->strategy, state_->execution.precision,
                              "gradient component " + std::to_string(k), result.gradient[k],
                              pass.gradient[k]);
             }
@@ -316,19 +360,6 @@ UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
     }
     return result;
 }
-
-namespace {
-
-std::vector<double> gather(std::span<const double> params, const std::vector<std::size_t>& to) {
-    std::vector<double> local;
-    local.reserve(to.size());
-    for (const std::size_t index : to) {
-        local.push_back(params[index]);
-    }
-    return local;
-}
-
-}  // namespace
 
 std::vector<double> UnbinnedNll::projection_weights(std::span<const double> params,
                                                     const std::vector<std::string>& tags) const {

@@ -182,9 +182,12 @@ TEST_F(NllStreamingTest, TheNormalisationMatrixLeasesItsReadWindowsWhileItRuns) 
     EXPECT_EQ(windows->kind, runtime::LeaseDecision::Kind::kGranted);
     EXPECT_GT(windows->bytes, 0U);
     EXPECT_LE(windows->leased, kBudget);
-    // Released when the matrix is built: only the data's cache is held now.
-    ASSERT_EQ(execution.memory_pool->leases().size(), 1U);
+    // Released when the matrix is built: only the data's cache and the statistics themselves
+    // are held now.
+    ASSERT_EQ(execution.memory_pool->leases().size(), 2U);
     EXPECT_EQ(execution.memory_pool->leases()[0].label, "the data (resident cache)");
+    EXPECT_EQ(execution.memory_pool->leases()[1].label,
+              "the accepted Monte Carlo (normalisation statistics)");
     EXPECT_EQ(nll.value_and_gradient(params_).gradient,
               NLL(model_, data_, mc_, with_threads(2)).value_and_gradient(params_).gradient);
 }

@@ -12,6 +12,7 @@
 #include <laddu/expr/model.hpp>
 #include <laddu/likelihood/nll.hpp>
 
+#include "finite_differences.hpp"
 #include "toy_model.hpp"
 
 namespace laddu::likelihood {
@@ -19,6 +20,7 @@ namespace {
 
 using expr::Expr;
 using Complex = std::complex<double>;
+using laddu::testing::central_differences;
 using laddu::testing::toy_dataset;
 using laddu::testing::toy_events;
 using laddu::testing::toy_intensity;
@@ -50,22 +52,6 @@ DirectSums direct_sums(const ToyEvents& data, const ToyEvents& mc,
                       static_cast<long double>(toy_intensity(mc, j, params, offset));
     }
     return s;
-}
-
-template <typename F>
-std::vector<double> central_differences(const F& f, std::vector<double> x) {
-    std::vector<double> g;
-    for (std::size_t k = 0; k < x.size(); ++k) {
-        const double h = 1e-5 * std::max(1.0, std::abs(x[k]));
-        const double x0 = x[k];
-        x[k] = x0 + h;
-        const double up = f(x);
-        x[k] = x0 - h;
-        const double down = f(x);
-        x[k] = x0;
-        g.push_back((up - down) / (2.0 * h));
-    }
-    return g;
 }
 
 class NllTest : public ::testing::Test {

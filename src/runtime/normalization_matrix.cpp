@@ -20,13 +20,16 @@
 namespace laddu::runtime {
 namespace {
 
-// One compensated sum per real and imaginary part of each entry on and above the diagonal; M is
-// Hermitian, so the entries below are the conjugates of their mirror images (finish()).
-struct MatrixSums {
-    explicit MatrixSums(std::size_t terms) : n(terms), re(terms * terms), im(terms * terms) {}
+// One compensated sum per real and imaginary part of each matrix entry on and above the
+// diagonal (M is Hermitian, so the entries below are the conjugates of their mirror images,
+// finish()) and of each linear statistic.
+struct StatisticSums {
+    StatisticSums(std::size_t amplitudes, std::size_t bases)
+        : n(amplitudes), m(bases), re(n * n + m), im(n * n + m) {}
 
-    // Adds w A_a conj(A_b), b >= a, for event i of a chunk of `count` events whose amplitude a
-    // sits at (columns[2 a count + i], columns[(2 a + 1) count + i]).
+    // Adds w A_a conj(A_b), b >= a, and w B_k for event i of a chunk of `count` events whose
+    // output o (amplitudes, then bases) sits at (columns[2 o count + i],
+    // columns[(2 o + 1) count + i]).
     void add(std::span<const std::uint32_t> group, std::span<const double> columns,
              std::size_t count, std::size_t i, double w) {
         for (std::size_t a = 0; a < n; ++a) {
@@ -42,26 +45,43 @@ struct MatrixSums {
                 }
             }
         }
+        for (std::size_t k = 0; k < m; ++k) {
+            const std::size_t o = n + k;
+            re[n * n + k].push(w * columns[2 * o * count + i]);
+            im[n * n + k].push(w * columns[(2 * o + 1) * count + i]);
+        }
     }
 
-    // The chunk record: the real parts of all n² entries, then their imaginary parts.
+    // The chunk record: the real parts of all n² entries and the m statistics, then their
+    // imaginary parts.
     void finish(std::span<double> record) const {
+        const std::size_t half = n * n + m;
         for (std::size_t a = 0; a < n; ++a) {
             for (std::size_t b = a; b < n; ++b) {
                 const double entry_re = re[a * n + b].finish();
                 const double entry_im = im[a * n + b].finish();
                 record[a * n + b] = entry_re;
-                record[n * n + a * n + b] = entry_im;
+                record[half + a * n + b] = entry_im;
                 record[b * n + a] = entry_re;
-                record[n * n + b * n + a] = b == a ? entry_im : -entry_im;
+                record[half + b * n + a] = b == a ? entry_im : -entry_im;
             }
+        }
+        for (std::size_t k = n * n; k < half; ++k) {
+            record[k] = re[k].finish();
+            record[half + k] = im[k].finish();
         }
     }
 
     std::size_t n;
+    std::size_t m;
     std::vector<AccurateSum> re;
     std::vector<AccurateSum> im;
 };
+
+// Doubles per chunk record: n² matrix entries and m statistics, real and imaginary parts.
+std::size_t record_width(const compile::NormalizationDecomposition& d) {
+    return 2 * (d.amplitudes.size() * d.amplitudes.size() + d.bases.size());
+}
 
 // Events per source read: whole chunks, within what the pool has left (less the source's read
 // buffers), leased with the read buffers until the pass ends.
@@ -112,13 +132,13 @@ ReadWindow read_window(const EventWindows& windows, MemoryPool& pool) {
                           "finite, though every amplitude is: a sum overflowed");
 }
 
-// The chunk records (re then im of every entry, 2 n² doubles) of M over the local accepted
-// events, one per owned chunk, in owned order.
+// The chunk records (record_width() doubles) of M and S over the local accepted events, one per
+// owned chunk, in owned order.
 std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
                                   const detail::ChunkKernel& kernel, const EventWindows& windows,
                                   const Execution& execution) {
     const std::size_t n = d.amplitudes.size();
-    const std::size_t width = 2 * n * n;
+    const std::size_t width = record_width(d);
     std::vector<double> records(windows.owned_chunks().size() * width);
     const std::size_t threads = execution.resolved_threads();
     const std::unique_ptr<ThreadPool> pool =
@@ -133,7 +153,7 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
             kernel, {}, window.events, pool.get(),
             [&](std::size_t chunk, detail::ChunkWorker& worker) {
                 const detail::ChunkWorker::Chunk c = worker.evaluate_complex(view, chunk);
-                MatrixSums sums(n);
+                StatisticSums sums(n, d.bases.size());
                 for (std::size_t i = 0; i < c.count; ++i) {
                     sums.add(d.group, c.columns, c.count, i, window.weights[c.begin + i]);
                 }
@@ -156,11 +176,12 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
 
 }  // namespace
 
-std::vector<std::complex<double>> normalization_matrix(const compile::NormalizationDecomposition& d,
-                                                       const data::EventData& accepted,
-                                                       const Execution& execution) {
+NormalizationStatistics normalization_statistics(const compile::NormalizationDecomposition& d,
+                                                 const data::EventData& accepted,
+                                                 const Execution& execution) {
     const std::size_t n = d.amplitudes.size();
-    const std::size_t width = 2 * n * n;
+    const std::size_t m = d.bases.size();
+    const std::size_t width = record_width(d);
     std::vector<std::string> inputs;
     for (const ir::InputSlot& slot : d.amplitude_program.inputs) {
         inputs.push_back(slot.name);
@@ -193,11 +214,15 @@ std::vector<std::complex<double>> normalization_matrix(const compile::Normalizat
             sums[k].push(records[c * width + k]);
         }
     }
-    std::vector<std::complex<double>> matrix(n * n);
-    for (std::size_t k = 0; k < n * n; ++k) {
-        matrix[k] = {sums[k].finish(), sums[n * n + k].finish()};
+    const std::size_t half = n * n + m;
+    NormalizationStatistics statistics;
+    statistics.matrix.resize(n * n);
+    statistics.linear.resize(m);
+    for (std::size_t k = 0; k < half; ++k) {
+        const std::complex<double> value(sums[k].finish(), sums[half + k].finish());
+        (k < n * n ? statistics.matrix[k] : statistics.linear[k - n * n]) = value;
     }
-    return matrix;
+    return statistics;
 }
 
 ParameterFunction::ParameterFunction(const ir::Program& program)

@@ -80,7 +80,31 @@ def test_read_parquet_glob_written_by_either_library(tmp_path):
     lazy_ours = ld.read_parquet(pattern, memory="2 GiB", cache="fastest")
     assert len(lazy_ours) == len(lazy_theirs)
     assert (lazy_ours.p4_names(), lazy_ours.scalar_names()) == (lazy_theirs.p4_names(), lazy_theirs.scalar_names())
-    assert_same_events(lazy_ours.to_dataset(), lazy_theirs)
+    assert_same_events(lazy_ours, lazy_theirs)
+    # Dataset(ParquetSource(...)) is what read_parquet is shorthand for.
+    via_source_ours = ld.Dataset(ld.ParquetSource(pattern))
+    via_source_theirs = laddu.Dataset(laddu.ParquetSource(pattern))
+    assert len(via_source_ours) == len(via_source_theirs)
+    assert_same_events(via_source_ours, via_source_theirs)
+
+
+@pytest.mark.parametrize("fraction,seed", [(0.3, 4), (0.9, 0)])
+def test_file_backed_transforms_give_laddus_events(tmp_path, fraction, seed):
+    path = str(tmp_path / "events.parquet")
+    events(ld, 400).write_to(ld.ParquetSink(path, precision="f64"))
+    results = {}
+    for lib in (laddu, ld):
+        data = lib.read_parquet(path)
+        run = lib.scalar("run")
+        selected = data.select(run >= 12000.5)
+        chain = selected.subsample(fraction, seed=seed).bootstrap(seed=seed + 1)
+        results[lib] = (data.subsample(fraction, seed=seed), data.bootstrap(seed=seed), selected, chain,
+                        chain.evaluate(run, real=True))
+    for theirs, ours in zip(results[laddu][:4], results[ld][:4]):
+        assert len(ours) == len(theirs)
+        assert ours.sum_weights() == theirs.sum_weights()
+        assert_same_events(ours, theirs)
+    np.testing.assert_array_equal(results[ld][4], results[laddu][4])
 
 
 @LIBS

@@ -94,12 +94,13 @@ def test_evaluate_complex_and_real(datasets):
     )
 
 
-def test_evaluate_default_is_complex_in_laddu_real_in_laddu_cpp(datasets):
-    """laddu's Dataset.evaluate defaults to real=False (complex128), laddu-cpp's to real=True."""
+def test_evaluate_is_complex_by_default_and_real_with_real_true(datasets):
     theirs, ours = datasets
     assert np.asarray(theirs.evaluate(laddu.scalar("x"))).dtype == np.complex128
-    assert np.asarray(ours.evaluate(ld.scalar("x"))).dtype == np.float64
-    np.testing.assert_array_equal(np.asarray(theirs.evaluate(laddu.scalar("x"))).real, ours.evaluate(ld.scalar("x")))
+    assert np.asarray(ours.evaluate(ld.scalar("x"))).dtype == np.complex128
+    np.testing.assert_array_equal(np.asarray(theirs.evaluate(laddu.scalar("x"))), ours.evaluate(ld.scalar("x")))
+    np.testing.assert_array_equal(theirs.evaluate(laddu.scalar("x"), real=True),
+                                  ours.evaluate(ld.scalar("x"), real=True))
 
 
 # ---- Parquet -----------------------------------------------------------------------------

@@ -402,7 +402,8 @@ COVERED = {
 # numeric comparison at all is about.
 ELSEWHERE = {
     "Bin", "BinnedDataset", "Channel", "Dataset", "Edge", "Execution", "ExtendedNLL", "LadduError",
-    "LassoPenalty", "Likelihood", "LikelihoodProjection", "NLL", "Parity", "ParquetSink", "Particle",
+    "LassoPenalty", "Likelihood", "LikelihoodProjection", "NLL", "Parity", "ParquetSink", "ParquetSource",
+    "Particle",
     "Predicate", "RidgePenalty", "Vec3", "Vec4", "Vertex", "VertexFrame", "ganesh", "particles",
     "read_parquet", "backend", "capabilities", "mpi", "gpu",
     # test_execution.py compares these:

@@ -132,7 +132,7 @@ def check_read(path, table):
         assert_bits_equal(data.column(name), column_values(table, name), f"{path.name} {name}")
     assert_bits_equal(data.weights(), column_values(table, "weight"), f"{path.name} weight")
     # The streaming reader (one row group at a time) gives the same events.
-    lazy = ld.read_parquet(str(path), nulls="nan", cache="streaming").to_dataset()
+    lazy = ld.read_parquet(str(path), nulls="nan", cache="streaming").to_resident()
     assert_bits_equal(lazy.column("opt_nulls"), data.column("opt_nulls"), "streaming")
     assert_bits_equal(lazy.p4("p4_1")[:, 2], data.p4("p4_1")[:, 2], "streaming")
     return data
@@ -308,8 +308,9 @@ def test_unsupported_codec_is_a_data_error_naming_codec_and_remedy(tmp_path):
         assert data[start + offset] == 2  # zigzag(1): SNAPPY
         data[start + offset] = 6  # zigzag(3): LZO
     path.write_bytes(bytes(data))
+    data = ld.read_parquet(str(path))  # file-backed: the footer is read now, the pages later
     with pytest.raises(ld.DataError) as error:
-        ld.read_parquet(str(path))
+        data.to_resident()
     message = str(error.value)
     assert f"Parquet file '{path}', column 'p4_0_" in message, message
     assert "codec LZO is not supported" in message and "rewrite the file" in message, message
@@ -330,7 +331,7 @@ def test_nulls_are_a_data_error_naming_column_row_and_file(tmp_path):
     path = tmp_path / "nulls.parquet"
     pq.write_table(table.select(["p4_0_E", "opt_nulls"]), path, row_group_size=ROW_GROUP)
     with pytest.raises(ld.DataError) as error:
-        ld.read_parquet(str(path))
+        ld.read_parquet(str(path)).to_resident()
     message = str(error.value)
     assert str(path) in message and "'opt_nulls'" in message and "null at row 3" in message
     # A nullable column without nulls reads with the default policy.

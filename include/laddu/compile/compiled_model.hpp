@@ -51,7 +51,8 @@ struct CompiledModel {
     /// Cache columns + free parameters -> the model value (Real or Complex).
     ir::Program evaluate;
 
-    /// Present when the intensity is a Hermitian form in parameter-only coefficients.
+    /// Present when some additive term of the intensity is separable: coherent groups, linear
+    /// terms and a residual (the strategy is then not kGeneral).
     std::optional<NormalizationDecomposition> normalization;
 
     CompileReport report;

@@ -112,6 +112,9 @@ public:
     [[nodiscard]] Dataset
     select(const std::function<bool(const EventBatch&, std::size_t)>& keep) const;
 
+    /// The events `rows` (valid row indices, in the order given), as a new dataset.
+    [[nodiscard]] Dataset take(std::span<const std::uint64_t> rows) const;
+
     /// laddu's Poisson bootstrap: each weight is multiplied by k ~ Poisson(1) drawn from the
     /// counter-based generator u(seed, i) (see bootstrap_multiplicity), i = replica_index(row).
     /// Deterministic in `seed` and independent of batching; the event count is unchanged.

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,36 @@ public:
 
     /// Every event (or those of plan.ranges, projected by plan.columns) as a resident dataset.
     [[nodiscard]] Dataset materialize(const ReadPlan& plan = {}) const;
+
+    /// Calls `visit(batch, first)` for every batch of `plan`, in order; `first` is the index of
+    /// the batch's first event among the events read (its row when plan.ranges is empty).
+    void for_each_batch(const ReadPlan& plan,
+                        const std::function<void(const EventBatch&, std::uint64_t)>& visit) const;
+
+    /// The event weights, in order (read batch by batch from a source).
+    [[nodiscard]] std::vector<double> weights() const;
+
+    /// The compensated sum of the weights, the same bits as Dataset::sum_weights.
+    [[nodiscard]] double sum_weights() const;
+
+    /// The counter that bootstrap() and subsample() draw with for event `row` (see
+    /// Dataset::replica_index): subsample and bootstrap keep an event's index, take() starts
+    /// a new dataset whose index is the row.
+    [[nodiscard]] std::uint64_t replica_index(std::uint64_t row) const;
+
+    /// The events `rows` (ascending, each below num_events()), in order, as a new dataset under
+    /// the same policy. Resident events are copied; for a source only the row numbers are kept
+    /// (8 bytes per event) and the events are read when the result is traversed.
+    [[nodiscard]] EventData take(std::vector<std::uint64_t> rows) const;
+
+    /// laddu's subsample: keeps event i when counter_uniform(seed, replica_index(i)) < fraction
+    /// (a DataError unless 0 <= fraction <= 1). A source is not read: the kept row numbers are
+    /// computed from the counter alone.
+    [[nodiscard]] EventData subsample(double fraction, std::uint64_t seed) const;
+
+    /// laddu's Poisson bootstrap (Dataset::bootstrap); for a source the multiplicities are
+    /// applied as the events are read.
+    [[nodiscard]] EventData bootstrap(std::uint64_t seed) const;
 
 private:
     EventData() = default;

@@ -20,6 +20,7 @@
 
 #include <laddu/base/aligned.hpp>
 #include <laddu/data/dataset.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/data/event_source.hpp>
 #include <laddu/data/schema.hpp>
 
@@ -192,13 +193,49 @@ struct ParquetWriteColumn {
     std::span<const std::uint8_t> valid = {};
 };
 
-/// Writes `columns` (equal lengths) to `path` via a temporary file in the same directory that is
-/// renamed over `path` only when complete: a failed write leaves any old file untouched.
+/// A Parquet file written row group by row group: rows are appended with write() and held only
+/// until a row group (options.row_group_size rows) is full. The file is a temporary in the same
+/// directory until close() renames it over `path`; a writer destroyed before close() (an error
+/// on the way) removes it and leaves any old file untouched.
+class ParquetWriter {
+public:
+    /// A column of the file: its name, storage type and whether it may hold nulls.
+    struct Column {
+        std::string name;
+        ColumnType type = ColumnType::kFloat64;
+        bool optional = false;
+    };
+
+    /// Opens the temporary file. Empty or repeated names and a zero row-group size are
+    /// DataError.
+    ParquetWriter(std::string path, std::vector<Column> columns,
+                  const ParquetWriteOptions& options = {});
+    ParquetWriter(ParquetWriter&&) noexcept;
+    ParquetWriter& operator=(ParquetWriter&&) noexcept;
+    ParquetWriter(const ParquetWriter&) = delete;
+    ParquetWriter& operator=(const ParquetWriter&) = delete;
+    ~ParquetWriter();
+
+    /// Appends rows: one entry per declared column, in order, with its name and type, equal
+    /// lengths, `valid` flags exactly for the optional columns (DataError otherwise; integers
+    /// must be exact in their type).
+    void write(std::span<const ParquetWriteColumn> rows);
+
+    /// Writes the pending rows and the footer and renames the file into place.
+    void close();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// Writes `columns` (equal lengths) to `path` with one ParquetWriter.
 void write_parquet_columns(const std::string& path, std::span<const ParquetWriteColumn> columns,
                            const ParquetWriteOptions& options = {});
 
-/// Writes a dataset with laddu's physical names (`name_e`, ..., scalars, `weight`).
-void write_parquet(const Dataset& dataset, const std::string& path,
+/// Writes events with laddu's physical names (`name_e`, ..., scalars, `weight`), batch by
+/// batch: file-backed events are read as they are written, never held whole.
+void write_parquet(const EventData& events, const std::string& path,
                    const ParquetWriteOptions& options = {});
 
 }  // namespace laddu::data

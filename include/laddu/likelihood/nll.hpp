@@ -5,10 +5,17 @@
 //   ExtendedNLL(θ) =        Σ_j w_j I_j  − Σ_i w_i ln I_i
 // (laddu's definitions; the accepted sum is not divided by the MC count, which only shifts the
 // NLL by a constant). The data sum runs through runtime::PreparedModel (kLogPositiveReal). The
-// normalisation integral Σ_j w_j I_j is either an MC pass over the accepted events, or, when
-// the compiler found a Hermitian-form decomposition I = Σ_g |Σ_a c_a(θ) A_a(x)|², the quadratic
-// form Re(c^T M c*) with the matrix M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) precomputed once
-// (AmpTools' normalisation-integral matrix), which costs nothing per event.
+// normalisation integral Σ_j w_j I_j is computed by one of laddu's four strategies
+// (compile/normalization.hpp): "general", an MC pass over the accepted events at every
+// evaluation; "hermitian" and "linear_statistics", from statistics gathered once when the
+// compiler split I into coherent groups Σ_g |Σ_a c_a(θ) A_a(x)|² (the quadratic form
+// Re(c^T M c*) with AmpTools' matrix M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j))) and linear terms
+// Re Σ_k d_k(θ) B_k(x) (Re Σ_k d_k S_k with S_k = Σ_j w_j B_k(x_j)), which cost nothing per
+// event; "hybrid", those statistics plus an MC pass over the non-separable residual only.
+// Execution::normalization picks: kGeneral always passes over the events; kAuto uses the
+// statistics for an intensity proven non-negative whose statistics cost at most 16 general
+// evaluations and fit the memory budget; kVerify uses them whenever the model has them and
+// checks every evaluation against the general pass (EvaluationError when they differ).
 //
 // Data and accepted MC are data::EventData: a resident Dataset (converts implicitly) or a
 // source read lazily, each with its MemoryPolicy; streamed and resident events give the same
@@ -40,28 +47,37 @@ namespace laddu::likelihood {
 
 /// How one set of a term's events was prepared: what Likelihood diagnostics report per dataset.
 struct PreparedEventsInfo {
+    // Accepted MC "folded into the statistics" below: a "hermitian" or "linear_statistics"
+    // strategy without the kVerify pass. Under "hybrid" (without kVerify) the record is the
+    // residual's prepared events, with the statistics' bytes added to resident_bytes.
     std::size_t events = 0;  ///< every process's events
-    /// this process's (for accepted MC folded into the fast normalisation: every process's)
+    /// this process's (for accepted MC folded into the statistics: every process's)
     std::size_t local_events = 0;
-    /// Σ w over every process's events; nullopt for accepted MC folded into the fast
-    /// normalisation, which keeps only the matrix
+    /// Σ w over every process's events; nullopt for accepted MC folded into the statistics,
+    /// which keeps only them
     std::optional<double> sum_weights;
-    /// PreparedModel::memory_report(); nullopt for accepted MC folded into the fast
-    /// normalisation (no event cache is kept for it)
+    /// PreparedModel::memory_report(); nullopt for accepted MC folded into the statistics (no
+    /// event cache is kept for it)
     std::optional<runtime::MemoryReport> memory;
     std::optional<std::size_t> cache_columns;  ///< the resident cache's slots (nullopt otherwise)
-    /// the resident cache's bytes (EventCache::resident_bytes), the matrix's on the fast
-    /// normalisation, 0 when streaming (nothing is kept between passes)
+    /// the resident cache's bytes (EventCache::resident_bytes), the statistics' for accepted
+    /// MC folded into them, 0 when streaming (nothing is kept between passes)
     std::size_t resident_bytes = 0;
 };
 
 /// What an UnbinnedNll decided when it was built: backend, normalisation and the two event sets.
 struct UnbinnedNllInfo {
     std::string backend;  ///< "interpreter" or "jit"
-    bool fast_normalization = false;
-    std::size_t normalization_terms = 0;   ///< the matrix's (coefficient, amplitude) terms
-    std::size_t normalization_groups = 0;  ///< its coherent groups
-    std::size_t normalization_bytes = 0;   ///< the matrix's bytes (terms² complex doubles)
+    /// laddu's name of the normalisation strategy in use: "hermitian", "linear_statistics",
+    /// "hybrid" or "general"
+    std::string normalization_strategy = "general";
+    bool fast_normalization = false;          ///< true unless the strategy is "general"
+    std::size_t normalization_terms = 0;      ///< the matrix's (coefficient, amplitude) terms
+    std::size_t normalization_bases = 0;      ///< the linear statistics S_k
+    std::size_t normalization_groups = 0;     ///< the matrix's coherent groups
+    bool normalization_has_residual = false;  ///< "hybrid": a residual MC pass remains
+    /// the statistics' bytes (terms² + bases complex doubles)
+    std::size_t normalization_bytes = 0;
     PreparedEventsInfo data;
     PreparedEventsInfo accepted;
 };
@@ -83,7 +99,8 @@ public:
     [[nodiscard]] runtime::Evaluation
     normalization_integral_with_gradient(std::span<const double> params) const;
 
-    /// True when the integral uses the precomputed matrix (kAuto and a decomposable model).
+    /// True when the integral uses precomputed statistics (strategy "hermitian",
+    /// "linear_statistics" or "hybrid"; info().normalization_strategy names it).
     [[nodiscard]] bool uses_fast_normalization() const noexcept;
 
     /// The backend that evaluates the model over the data: "interpreter" or "jit".

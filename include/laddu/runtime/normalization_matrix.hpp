@@ -1,9 +1,11 @@
-// laddu/runtime/normalization_matrix.hpp: the matrix of a Hermitian normalisation integral,
-// built in one pass over the accepted Monte Carlo, and the parameter-only programs its
-// coefficients come from.
+// laddu/runtime/normalization_matrix.hpp: the statistics of a separable normalisation
+// integral, gathered in one pass over the accepted Monte Carlo, and the parameter-only programs
+// its coefficients come from.
 //
-// For I = Σ_g |Σ_{a in g} c_a(θ) A_a(x)|², Σ_j w_j I_j = Re Σ_ab c_a conj(c_b) M_ab with
-// M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) for a, b in one group (0 across groups).
+// For I = Σ_g |Σ_{a in g} c_a(θ) A_a(x)|² + Re Σ_k d_k(θ) B_k(x) (+ a residual integrated
+// elsewhere), Σ_j w_j I_j = Re Σ_ab c_a conj(c_b) M_ab + Re Σ_k d_k S_k with
+// M_ab = Σ_j w_j A_a(x_j) conj(A_b(x_j)) for a, b in one group (0 across groups) and
+// S_k = Σ_j w_j B_k(x_j).
 #pragma once
 
 #include <complex>
@@ -23,17 +25,23 @@ namespace detail {
 class ChunkKernel;
 }  // namespace detail
 
-/// M (row-major, terms × terms) of `decomposition` over `accepted`: the amplitude program runs
-/// on the backend the execution's JIT policy selects, reduction chunk by reduction chunk
-/// (resident, or streamed window by window within the memory budget), with one compensated
-/// sum per entry and chunk, the chunk partials merged in global chunk order (gathered across
-/// the execution's collective). M has the same bits for any thread count, backend, memory plan
-/// and number of processes. DataError when `accepted` lacks an amplitude input;
-/// EvaluationError naming the first accepted event whose amplitude is not finite. A collective
-/// call when the execution has a collective.
-[[nodiscard]] std::vector<std::complex<double>>
-normalization_matrix(const compile::NormalizationDecomposition& decomposition,
-                     const data::EventData& accepted, const Execution& execution);
+/// The statistics of a decomposition over the accepted Monte Carlo.
+struct NormalizationStatistics {
+    std::vector<std::complex<double>> matrix;  ///< M, row-major, amplitudes × amplitudes
+    std::vector<std::complex<double>> linear;  ///< S_k, one per basis
+};
+
+/// M and S of `decomposition` over `accepted`, in one pass: the amplitude program (amplitudes,
+/// then bases) runs on the backend the execution's JIT policy selects, reduction chunk by
+/// reduction chunk (resident, or streamed window by window within the memory budget), with one
+/// compensated sum per statistic and chunk, the chunk partials merged in global chunk order
+/// (gathered across the execution's collective). The statistics have the same bits for any
+/// thread count, backend, memory plan and number of processes. DataError when `accepted` lacks
+/// an amplitude input; EvaluationError naming the first accepted event whose amplitude or basis
+/// is not finite. A collective call when the execution has a collective.
+[[nodiscard]] NormalizationStatistics
+normalization_statistics(const compile::NormalizationDecomposition& decomposition,
+                         const data::EventData& accepted, const Execution& execution);
 
 /// A program that reads no event columns: a function of the parameters alone (the
 /// coefficients of a normalisation decomposition and their gradients), run in f64.

@@ -1,4 +1,4 @@
-// write_parquet_columns: PLAIN data pages (v1) of REQUIRED columns, one or more row groups.
+// ParquetWriter: PLAIN data pages (v1) of REQUIRED or OPTIONAL columns, row group by row group.
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -7,6 +7,7 @@
 
 #include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
 
 #include "compression.hpp"
@@ -130,165 +131,260 @@ void sign_zero_bounds(double& lo, double& hi) {
 
 }  // namespace
 
-void write_parquet_columns(const std::string& path, std::span<const ParquetWriteColumn> columns,
-                           const ParquetWriteOptions& options) {
+// The open file, the footer being built and the rows of the row group not yet written.
+struct ParquetWriter::Impl {
+    std::string path;
+    std::vector<Column> columns;
+    ParquetWriteOptions options;
+    Codec codec = Codec::kUncompressed;
+    AtomicFile file;
+    parquet::FileMetaData meta;
+    std::vector<std::vector<double>> values;       ///< per column, the pending rows
+    std::vector<std::vector<std::uint8_t>> valid;  ///< per optional column, the pending flags
+    std::vector<std::uint8_t> out;
+    std::vector<std::uint8_t> plain;
+    bool closed = false;
+
+    Impl(std::string p, std::vector<Column> c, const ParquetWriteOptions& o)
+        : path(std::move(p)), columns(std::move(c)), options(o), codec(codec_of(o.compression)),
+          file(path), values(columns.size()), valid(columns.size()) {}
+
+    [[nodiscard]] std::size_t pending() const { return values.empty() ? 0 : values[0].size(); }
+
+    // Writes the first `count` pending rows as one row group.
+    void flush(std::size_t count);
+};
+
+void ParquetWriter::Impl::flush(std::size_t count) {
+    parquet::RowGroup group;
+    group.num_rows = static_cast<std::int64_t>(count);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        const Column& column = columns[c];
+        const std::span<const double> rows(values[c].data(), count);
+        const std::span<const std::uint8_t> flags =
+            column.optional ? std::span<const std::uint8_t>(valid[c].data(), count)
+                            : std::span<const std::uint8_t>{};
+        parquet::ColumnMetaData cm;
+        cm.type = static_cast<std::int32_t>(physical_of(column.type));
+        cm.encodings = {static_cast<std::int32_t>(parquet::Encoding::kPlain),
+                        static_cast<std::int32_t>(parquet::Encoding::kRle)};
+        cm.path = {column.name};
+        cm.codec = static_cast<std::int32_t>(codec);
+        cm.num_values = static_cast<std::int64_t>(count);
+        cm.data_page_offset = static_cast<std::int64_t>(file.offset());
+        for (std::size_t p = 0; p < count; p += kPageRows) {
+            const std::size_t n = std::min(kPageRows, count - p);
+            plain.clear();
+            if (flags.empty()) {
+                for (std::size_t i = 0; i < n; ++i) {
+                    append_value(plain, column.type, rows[p + i]);
+                }
+            } else {
+                const auto page_flags = flags.subspan(p, n);
+                append_levels(plain, page_flags);
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (page_flags[i] != 0) {
+                        append_value(plain, column.type, rows[p + i]);
+                    }
+                }
+            }
+            const std::vector<std::uint8_t> body =
+                parquet::compress(codec, plain, options.compression_level);
+            parquet::PageHeader header;
+            header.type = static_cast<std::int32_t>(parquet::PageType::kDataPage);
+            header.uncompressed_page_size = static_cast<std::int32_t>(plain.size());
+            header.compressed_page_size = static_cast<std::int32_t>(body.size());
+            header.data = parquet::DataPageHeader{static_cast<std::int32_t>(n), 0, 3, 3};
+            parquet::encode_page_header(header, out);
+            const std::size_t header_size = out.size();
+            out.insert(out.end(), body.begin(), body.end());
+            file.write(out);
+            out.clear();
+            cm.total_uncompressed_size += static_cast<std::int64_t>(header_size + plain.size());
+            cm.total_compressed_size += static_cast<std::int64_t>(header_size + body.size());
+        }
+        if (options.write_statistics && count > 0) {
+            bool has_nan = false;
+            double lo = 0.0;
+            double hi = 0.0;
+            std::size_t nulls = 0;
+            bool first = true;
+            for (std::size_t i = 0; i < count; ++i) {
+                if (!flags.empty() && flags[i] == 0) {
+                    ++nulls;
+                    continue;
+                }
+                const double v = rows[i];
+                if (first) {
+                    lo = v;
+                    hi = v;
+                    first = false;
+                }
+                has_nan = has_nan || std::isnan(v);
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+            cm.statistics.null_count = static_cast<std::int64_t>(nulls);
+            if (!has_nan && !first) {
+                sign_zero_bounds(lo, hi);
+                cm.statistics.min_value.emplace();
+                cm.statistics.max_value.emplace();
+                append_value(*cm.statistics.min_value, column.type, lo);
+                append_value(*cm.statistics.max_value, column.type, hi);
+            }
+        }
+        group.total_byte_size += cm.total_uncompressed_size;
+        parquet::ColumnChunk chunk;
+        chunk.file_offset = cm.data_page_offset;
+        chunk.meta = std::move(cm);
+        group.columns.push_back(std::move(chunk));
+        values[c].erase(values[c].begin(), values[c].begin() + static_cast<std::ptrdiff_t>(count));
+        if (column.optional) {
+            valid[c].erase(valid[c].begin(), valid[c].begin() + static_cast<std::ptrdiff_t>(count));
+        }
+    }
+    meta.num_rows += static_cast<std::int64_t>(count);
+    meta.row_groups.push_back(std::move(group));
+}
+
+ParquetWriter::ParquetWriter(std::string path, std::vector<Column> columns,
+                             const ParquetWriteOptions& options) {
     std::set<std::string, std::less<>> names;
-    const std::size_t rows = columns.empty() ? 0 : columns[0].values.size();
-    for (const ParquetWriteColumn& column : columns) {
+    for (const Column& column : columns) {
         if (column.name.empty() || !names.insert(column.name).second) {
             throw DataError(fmt::format("cannot write Parquet file '{}': column name '{}' is "
                                         "empty or repeated",
                                         path, column.name));
         }
-        if (column.values.size() != rows) {
+        physical_of(column.type);
+    }
+    if (options.row_group_size == 0) {
+        throw DataError("ParquetWriteOptions::row_group_size must be positive");
+    }
+    impl_ = std::make_unique<Impl>(std::move(path), std::move(columns), options);
+    Impl& w = *impl_;
+    w.out = {'P', 'A', 'R', '1'};
+    w.file.write(w.out);
+    w.out.clear();
+    w.meta.version = 1;
+    w.meta.num_rows = 0;
+    w.meta.created_by = "laddu-cpp version 0.1.0";
+    w.meta.type_defined_order = true;
+    parquet::SchemaElement root;
+    root.name = "schema";
+    root.num_children = static_cast<std::int32_t>(w.columns.size());
+    w.meta.schema.push_back(root);
+    for (const Column& column : w.columns) {
+        parquet::SchemaElement leaf;
+        leaf.name = column.name;
+        leaf.type = static_cast<std::int32_t>(physical_of(column.type));
+        leaf.repetition = static_cast<std::int32_t>(
+            column.optional ? parquet::Repetition::kOptional : parquet::Repetition::kRequired);
+        w.meta.schema.push_back(leaf);
+    }
+}
+
+ParquetWriter::ParquetWriter(ParquetWriter&&) noexcept = default;
+ParquetWriter& ParquetWriter::operator=(ParquetWriter&&) noexcept = default;
+ParquetWriter::~ParquetWriter() = default;
+
+void ParquetWriter::write(std::span<const ParquetWriteColumn> rows) {
+    if (!impl_ || impl_->closed) {
+        throw DataError("ParquetWriter::write after close()");
+    }
+    Impl& w = *impl_;
+    if (rows.size() != w.columns.size()) {
+        throw DataError(fmt::format("cannot write Parquet file '{}': {} columns given, the file "
+                                    "has {}",
+                                    w.path, rows.size(), w.columns.size()));
+    }
+    const std::size_t n = rows.empty() ? 0 : rows[0].values.size();
+    for (std::size_t c = 0; c < rows.size(); ++c) {
+        const ParquetWriteColumn& column = rows[c];
+        const Column& declared = w.columns[c];
+        if (column.name != declared.name || column.type != declared.type ||
+            column.valid.empty() == declared.optional) {
+            throw DataError(fmt::format("cannot write Parquet file '{}': column {} is '{}' but "
+                                        "the file declares '{}' of another type or nullability",
+                                        w.path, c, column.name, declared.name));
+        }
+        if (column.values.size() != n) {
             throw DataError(fmt::format("cannot write Parquet file '{}': column '{}' has {} "
                                         "values but '{}' has {}",
-                                        path, column.name, column.values.size(), columns[0].name,
-                                        rows));
+                                        w.path, column.name, column.values.size(), rows[0].name,
+                                        n));
         }
-        physical_of(column.type);
-        if (!column.valid.empty() && column.valid.size() != rows) {
+        if (!column.valid.empty() && column.valid.size() != n) {
             throw DataError(fmt::format("cannot write Parquet file '{}': column '{}' has {} "
                                         "validity flags for {} values",
-                                        path, column.name, column.valid.size(), rows));
+                                        w.path, column.name, column.valid.size(), n));
         }
         if (column.type == ColumnType::kInt32 || column.type == ColumnType::kInt64) {
             check_integers(column);
         }
     }
-    if (options.row_group_size == 0) {
-        throw DataError("ParquetWriteOptions::row_group_size must be positive");
-    }
-    const Codec codec = codec_of(options.compression);
-
-    AtomicFile file(path);
-    std::vector<std::uint8_t> out = {'P', 'A', 'R', '1'};
-    file.write(out);
-    out.clear();
-    parquet::FileMetaData meta;
-    meta.version = 1;
-    meta.num_rows = static_cast<std::int64_t>(rows);
-    meta.created_by = "laddu-cpp version 0.1.0";
-    meta.type_defined_order = true;
-    parquet::SchemaElement root;
-    root.name = "schema";
-    root.num_children = static_cast<std::int32_t>(columns.size());
-    meta.schema.push_back(root);
-    for (const ParquetWriteColumn& column : columns) {
-        parquet::SchemaElement leaf;
-        leaf.name = column.name;
-        leaf.type = static_cast<std::int32_t>(physical_of(column.type));
-        leaf.repetition = static_cast<std::int32_t>(
-            column.valid.empty() ? parquet::Repetition::kRequired : parquet::Repetition::kOptional);
-        meta.schema.push_back(leaf);
-    }
-
-    std::vector<std::uint8_t> plain;
-    for (std::size_t begin = 0; begin < rows; begin += options.row_group_size) {
-        const std::size_t count = std::min(options.row_group_size, rows - begin);
-        parquet::RowGroup group;
-        group.num_rows = static_cast<std::int64_t>(count);
-        for (const ParquetWriteColumn& column : columns) {
-            parquet::ColumnMetaData cm;
-            cm.type = static_cast<std::int32_t>(physical_of(column.type));
-            cm.encodings = {static_cast<std::int32_t>(parquet::Encoding::kPlain),
-                            static_cast<std::int32_t>(parquet::Encoding::kRle)};
-            cm.path = {column.name};
-            cm.codec = static_cast<std::int32_t>(codec);
-            cm.num_values = static_cast<std::int64_t>(count);
-            cm.data_page_offset = static_cast<std::int64_t>(file.offset());
-            const auto values = column.values.subspan(begin, count);
-            for (std::size_t p = 0; p < count; p += kPageRows) {
-                const std::size_t n = std::min(kPageRows, count - p);
-                plain.clear();
-                if (column.valid.empty()) {
-                    for (std::size_t i = 0; i < n; ++i) {
-                        append_value(plain, column.type, values[p + i]);
-                    }
-                } else {
-                    const auto valid = column.valid.subspan(begin + p, n);
-                    append_levels(plain, valid);
-                    for (std::size_t i = 0; i < n; ++i) {
-                        if (valid[i] != 0) {
-                            append_value(plain, column.type, values[p + i]);
-                        }
-                    }
-                }
-                const std::vector<std::uint8_t> body =
-                    parquet::compress(codec, plain, options.compression_level);
-                parquet::PageHeader header;
-                header.type = static_cast<std::int32_t>(parquet::PageType::kDataPage);
-                header.uncompressed_page_size = static_cast<std::int32_t>(plain.size());
-                header.compressed_page_size = static_cast<std::int32_t>(body.size());
-                header.data = parquet::DataPageHeader{static_cast<std::int32_t>(n), 0, 3, 3};
-                parquet::encode_page_header(header, out);
-                const std::size_t header_size = out.size();
-                out.insert(out.end(), body.begin(), body.end());
-                file.write(out);
-                out.clear();
-                cm.total_uncompressed_size += static_cast<std::int64_t>(header_size + plain.size());
-                cm.total_compressed_size += static_cast<std::int64_t>(header_size + body.size());
-            }
-            if (options.write_statistics && count > 0) {
-                bool has_nan = false;
-                double lo = values[0];
-                double hi = values[0];
-                std::size_t nulls = 0;
-                bool first = true;
-                for (std::size_t i = 0; i < count; ++i) {
-                    if (!column.valid.empty() && column.valid[begin + i] == 0) {
-                        ++nulls;
-                        continue;
-                    }
-                    const double v = values[i];
-                    if (first) {
-                        lo = v;
-                        hi = v;
-                        first = false;
-                    }
-                    has_nan = has_nan || std::isnan(v);
-                    lo = std::min(lo, v);
-                    hi = std::max(hi, v);
-                }
-                cm.statistics.null_count = static_cast<std::int64_t>(nulls);
-                if (!has_nan && !first) {
-                    sign_zero_bounds(lo, hi);
-                    cm.statistics.min_value.emplace();
-                    cm.statistics.max_value.emplace();
-                    append_value(*cm.statistics.min_value, column.type, lo);
-                    append_value(*cm.statistics.max_value, column.type, hi);
-                }
-            }
-            group.total_byte_size += cm.total_uncompressed_size;
-            parquet::ColumnChunk chunk;
-            chunk.file_offset = cm.data_page_offset;
-            chunk.meta = std::move(cm);
-            group.columns.push_back(std::move(chunk));
+    for (std::size_t c = 0; c < rows.size(); ++c) {
+        w.values[c].insert(w.values[c].end(), rows[c].values.begin(), rows[c].values.end());
+        if (w.columns[c].optional) {
+            w.valid[c].insert(w.valid[c].end(), rows[c].valid.begin(), rows[c].valid.end());
         }
-        meta.row_groups.push_back(std::move(group));
     }
-    parquet::encode_file_metadata(meta, out);
-    append(out, static_cast<std::uint32_t>(out.size()));
-    out.insert(out.end(), {'P', 'A', 'R', '1'});
-    file.write(out);
-    out.clear();
-    file.commit();
+    while (w.pending() >= w.options.row_group_size) {
+        w.flush(w.options.row_group_size);
+    }
 }
 
-void write_parquet(const Dataset& dataset, const std::string& path,
+void ParquetWriter::close() {
+    if (!impl_ || impl_->closed) {
+        throw DataError("ParquetWriter::close called twice");
+    }
+    Impl& w = *impl_;
+    if (w.pending() > 0) {
+        w.flush(w.pending());
+    }
+    parquet::encode_file_metadata(w.meta, w.out);
+    append(w.out, static_cast<std::uint32_t>(w.out.size()));
+    w.out.insert(w.out.end(), {'P', 'A', 'R', '1'});
+    w.file.write(w.out);
+    w.out.clear();
+    w.file.commit();
+    w.closed = true;
+}
+
+void write_parquet_columns(const std::string& path, std::span<const ParquetWriteColumn> columns,
+                           const ParquetWriteOptions& options) {
+    std::vector<ParquetWriter::Column> declared;
+    for (const ParquetWriteColumn& column : columns) {
+        declared.push_back({column.name, column.type, !column.valid.empty()});
+    }
+    ParquetWriter writer(path, std::move(declared), options);
+    writer.write(columns);
+    writer.close();
+}
+
+void write_parquet(const EventData& events, const std::string& path,
                    const ParquetWriteOptions& options) {
     if (options.precision != ColumnType::kFloat64 && options.precision != ColumnType::kFloat32) {
         throw DataError("ParquetWriteOptions::precision must be kFloat64 or kFloat32");
     }
-    const Schema& schema = dataset.schema();
+    const Schema& schema = events.schema();
     const std::vector<std::string> names = schema.batch_column_names();
-    std::vector<ParquetWriteColumn> columns;
     const std::size_t count =
         schema.has_weight() || options.always_write_weight ? names.size() : names.size() - 1;
+    std::vector<ParquetWriter::Column> declared;
     for (std::size_t i = 0; i < count; ++i) {
-        columns.push_back({names[i], options.precision, dataset.batch().column_at(i)});
+        declared.push_back({names[i], options.precision, false});
     }
-    write_parquet_columns(path, columns, options);
+    ParquetWriter writer(path, std::move(declared), options);
+    // Batch by batch: a file-backed source is never held whole, only the pending row group.
+    events.for_each_batch({}, [&](const EventBatch& batch, std::uint64_t) {
+        std::vector<ParquetWriteColumn> columns;
+        for (std::size_t i = 0; i < count; ++i) {
+            columns.push_back({names[i], options.precision, batch.column_at(i)});
+        }
+        writer.write(columns);
+    });
+    writer.close();
 }
 
 }  // namespace laddu::data

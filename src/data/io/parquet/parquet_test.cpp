@@ -9,6 +9,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/data/describe.hpp>
+#include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
 
 #include "metadata.hpp"
@@ -347,6 +348,66 @@ TEST(Parquet, AFailedWriteLeavesTheOldFileIntact) {
                                          {"b", ColumnType::kFloat64, b}};
     EXPECT_THAT(data_error([&] { write_parquet_columns(path, uneven); }),
                 HasSubstr("column 'b' has 1 values"));
+}
+
+TEST(Parquet, AWriterWritesRowGroupsAsRowsArriveAndOnlyCloseCommits) {
+    const ScratchDir dir;
+    const std::string path = dir.file("stream.parquet");
+    const Dataset all = events(1000);
+    ParquetWriteOptions options;
+    options.row_group_size = 300;
+    write_parquet(all, dir.file("whole.parquet"), options);
+    {
+        const std::vector<std::string> names = all.schema().batch_column_names();
+        std::vector<ParquetWriter::Column> declared;
+        for (const std::string& name : names) {
+            declared.push_back({name, ColumnType::kFloat64, false});
+        }
+        ParquetWriter writer(path, declared, options);
+        // Pieces of 1, 299, 350 and 350 rows: row groups of 300, 300, 300 and 100.
+        for (const auto& [begin, count] :
+             {std::pair<std::size_t, std::size_t>{0, 1}, {1, 299}, {300, 350}, {650, 350}}) {
+            std::vector<ParquetWriteColumn> rows;
+            for (std::size_t c = 0; c < names.size(); ++c) {
+                rows.push_back({names[c], ColumnType::kFloat64,
+                                all.batch().column_at(c).subspan(begin, count)});
+            }
+            writer.write(rows);
+            EXPECT_FALSE(std::filesystem::exists(path));  // a temporary until close()
+        }
+        writer.close();
+        EXPECT_THAT(data_error([&] { writer.write({}); }), HasSubstr("after close()"));
+    }
+    const ParquetFileReader reader = ParquetFileReader::open(path);
+    ASSERT_EQ(reader.num_row_groups(), 4U);
+    EXPECT_EQ(reader.row_group_rows(3), 100U);
+    EXPECT_EQ(testing::read_bytes(path), testing::read_bytes(dir.file("whole.parquet")));
+    // A writer dropped before close() leaves no file behind.
+    {
+        ParquetWriter dropped(dir.file("dropped.parquet"), {{"a", ColumnType::kFloat64, false}});
+        const std::vector<double> a = {1.0, 2.0};
+        const ParquetWriteColumn rows[] = {{"a", ColumnType::kFloat64, a}};
+        dropped.write(rows);
+        const ParquetWriteColumn wrong[] = {{"b", ColumnType::kFloat64, a}};
+        EXPECT_THAT(data_error([&] { dropped.write(wrong); }), HasSubstr("declares 'a'"));
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.file("dropped.parquet")));
+}
+
+TEST(Parquet, FileBackedEventsAreWrittenBatchByBatch) {
+    const ScratchDir dir;
+    ParquetWriteOptions options;
+    options.row_group_size = 64;
+    write_parquet(events(500), dir.file("in.parquet"), options);
+    const EventData lazy =
+        EventData::from_source(
+            std::make_shared<ParquetSource>(std::vector<std::string>{dir.file("in.parquet")}))
+            .subsample(0.5, 3)
+            .bootstrap(9);
+    write_parquet(lazy, dir.file("lazy.parquet"));
+    write_parquet(lazy.materialize(), dir.file("resident.parquet"));
+    EXPECT_EQ(testing::read_bytes(dir.file("lazy.parquet")),
+              testing::read_bytes(dir.file("resident.parquet")));
 }
 
 TEST(Parquet, UnitWeightsAreWrittenByDefault) {
