@@ -25,6 +25,7 @@
 #include "bindings.hpp"
 #include "conversions.hpp"
 #include "event_data.hpp"
+#include "memory.hpp"
 
 namespace py = pybind11;
 
@@ -421,6 +422,14 @@ void bind_data(py::module_& module) {
                 return d.memory ? py::object(py::str(d.memory->to_string())) : py::none();
             },
             "The memory= budget given when the dataset was made, or None.")
+        .def(
+            "memory_decision",
+            [](const PyDataset& d) -> py::object {
+                return *d.decision ? py::object(memory_decision(**d.decision)) : py::none();
+            },
+            "What the planner last decided when a model was prepared on these events (evaluate, "
+            "select, bin_by, Model.evaluate, an NLL), as a dict like "
+            "Execution.memory_decisions() items; None before that.")
         .def_property_readonly(
             "is_resident", [](const PyDataset& d) { return d.events.dataset() != nullptr; },
             "True when the events are in memory, False when they are read on traversal.")

@@ -43,6 +43,12 @@ data::EventData to_event_data(const py::handle& value, const char* what,
     return dataset.events;
 }
 
+void record_decision(const py::handle& dataset, const runtime::MemoryReport& report) {
+    if (py::isinstance<PyDataset>(dataset)) {
+        *dataset.cast<const PyDataset&>().decision = report;
+    }
+}
+
 data::Dataset to_resident(const py::handle& value, const char* what) {
     std::optional<runtime::MemoryPlan> ignored;
     const data::EventData events = to_event_data(value, what, ignored);

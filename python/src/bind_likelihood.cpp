@@ -155,8 +155,19 @@ void bind_unbinned_constructor(Class& cls, const char* default_name) {
             const data::EventData events = to_event_data(data, "data", memory);
             const data::EventData accepted = to_event_data(accepted_mc, "accepted_mc", memory);
             const runtime::Execution resolved = with_data_memory(execution, memory);
-            const py::gil_scoped_release release;
-            return std::make_shared<Nll>(model, events, accepted, resolved, name);
+            std::shared_ptr<Nll> nll;
+            {
+                const py::gil_scoped_release release;
+                nll = std::make_shared<Nll>(model, events, accepted, resolved, name);
+            }
+            const likelihood::UnbinnedNllInfo info = nll->info();
+            if (info.data.memory) {
+                record_decision(data, *info.data.memory);
+            }
+            if (info.accepted.memory) {
+                record_decision(accepted_mc, *info.accepted.memory);
+            }
+            return nll;
         }),
         py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
         py::arg("execution") = std::nullopt, py::arg("name") = default_name);

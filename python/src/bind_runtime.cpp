@@ -417,9 +417,11 @@ ModelCall model_call(const py::module_& module, const py::object& self, const py
     // memory pool of its own, a new one on every call.
     const std::string key = execution_key(execution.value_or(runtime::Execution{})) + "|" +
                             (memory ? memory->to_string() : std::string("-"));
-    return ModelCall{free_parameter_vector(m.parameters(), parameters),
-                     prepared_evaluation(module.attr("_evaluation_cache"), self, dataset, m, events,
-                                         with_data_memory(execution, memory), key)};
+    ModelCall call{free_parameter_vector(m.parameters(), parameters),
+                   prepared_evaluation(module.attr("_evaluation_cache"), self, dataset, m, events,
+                                       with_data_memory(execution, memory), key)};
+    record_decision(dataset, call.prepared->memory_report());
+    return call;
 }
 
 }  // namespace

@@ -43,15 +43,26 @@ using expr::Expr;
 
 // The events a query runs over and the execution it runs with (the dataset's memory budget
 // applied when the execution has none).
+// The last memory decision of a query's prepares is kept in `last` (without the GIL) and
+// recorded on the dataset by record(), with the GIL held.
 struct Query {
     data::EventData events;
     runtime::Execution execution;
+    std::shared_ptr<std::optional<runtime::MemoryReport>> decision;
+    mutable std::optional<runtime::MemoryReport> last;
+
+    void record() const {
+        if (last) {
+            *decision = *last;
+        }
+    }
 };
 
 Query query(const py::handle& dataset, const std::optional<runtime::Execution>& execution) {
     std::optional<runtime::MemoryPlan> memory;
     data::EventData events = to_event_data(dataset, "the dataset", memory);
-    return Query{std::move(events), with_data_memory(execution, memory)};
+    return Query{std::move(events), with_data_memory(execution, memory),
+                 dataset.cast<const PyDataset&>().decision};
 }
 
 // The value of `e` for every event (free parameters at their defaults). A NaN is kept: a
@@ -61,6 +72,7 @@ std::vector<std::complex<double>> evaluate_expression(const Expr& e, const Query
     const expr::Model model(e);
     const compile::CompiledModel compiled = compile::compile_model(model);
     const auto prepared = runtime::PreparedModel::prepare(compiled, q.events, q.execution);
+    q.last = prepared.memory_report();
     return prepared.evaluate(model.parameters().free_defaults(), runtime::NonFiniteValues::kKeep);
 }
 
@@ -273,6 +285,7 @@ PyDataset select(const py::object& dataset, const py::object& selection,
             const py::gil_scoped_release release;
             flags = predicate.mask(q);
         }
+        q.record();
         return select_flags(dataset, q, flags);
     }
     const py::array array = py::array::ensure(selection);
@@ -447,6 +460,7 @@ void bind_select(py::module_& module) {
                     const py::gil_scoped_release release;
                     flags = p.mask(q);
                 }
+                q.record();
                 py::array_t<bool> out(static_cast<py::ssize_t>(flags.size()));
                 std::transform(flags.begin(), flags.end(), out.mutable_data(),
                                [](char f) { return f != 0; });
@@ -540,6 +554,7 @@ void bind_select(py::module_& module) {
                     const py::gil_scoped_release release;
                     values = evaluate_expression(expression, q);
                 }
+                q.record();
                 return to_numpy(values, real);
             },
             py::arg("expr"), py::kw_only(), py::arg("execution") = py::none(),
@@ -555,8 +570,13 @@ void bind_select(py::module_& module) {
                 const Bin binning = to_bin(bins, range);
                 const Query q = query(d, execution);
                 const std::optional<runtime::MemoryPlan> memory = d.cast<const PyDataset&>().memory;
-                const py::gil_scoped_release release;
-                return bin_by(q, memory, expression, binning);
+                BinnedDataset binned;
+                {
+                    const py::gil_scoped_release release;
+                    binned = bin_by(q, memory, expression, binning);
+                }
+                q.record();
+                return binned;
             },
             py::arg("expr"), py::arg("bins"), py::arg("range") = std::nullopt, py::kw_only(),
             py::arg("execution") = py::none(),

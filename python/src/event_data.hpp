@@ -2,6 +2,7 @@
 // memory budget.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -9,6 +10,7 @@
 
 #include <laddu/data/event_data.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/prepared_model.hpp>
 
 namespace laddu::python {
 
@@ -18,7 +20,14 @@ namespace laddu::python {
 struct PyDataset {
     data::EventData events;
     std::optional<runtime::MemoryPlan> memory;
+    /// What the runtime last decided about memory when a model was prepared on these events
+    /// (laddu's Dataset.memory_decision()); empty until then.
+    std::shared_ptr<std::optional<runtime::MemoryReport>> decision =
+        std::make_shared<std::optional<runtime::MemoryReport>>();
 };
+
+/// Records `report` as the last memory decision of the ld.Dataset `dataset`.
+void record_decision(const pybind11::handle& dataset, const runtime::MemoryReport& report);
 
 /// An ld.Dataset over resident events.
 [[nodiscard]] PyDataset resident(data::Dataset dataset);

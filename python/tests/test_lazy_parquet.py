@@ -87,3 +87,18 @@ def test_file_backed_transforms_stay_on_file_and_match_the_resident_ones(ksks_fi
         a.write_to(ld.ParquetSink(str(tmp_path / "a.parquet")))
         b.write_to(ld.ParquetSink(str(tmp_path / "b.parquet")))
         assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+
+
+def test_memory_decision_reports_the_last_preparation(ksks_file):
+    data = ld.read_parquet(ksks_file, memory="64 MiB", cache="streaming")
+    assert data.memory_decision() is None
+    mass = (ld.Vec4.event("kshort1") + ld.Vec4.event("kshort2")).m()
+    data.evaluate(mass)
+    decision = data.memory_decision()
+    assert decision["strategy"] == "streaming" and decision["events"] == 3000
+    assert decision["budget_bytes"] == 64 << 20
+    resident = ld.read_parquet(ksks_file)
+    model = ld.kmatrix_benchmark_model()
+    ld.NLL(model, data=resident, accepted_mc=resident, execution=ld.Execution(normalization="general"))
+    assert resident.memory_decision()["strategy"] == "resident"
+    assert resident.memory_decision()["events"] == 3000
