@@ -25,31 +25,43 @@ from . import _core
 
 
 def _build_term(term, base, model, data, accepted_mc, execution, name):
-    # An explicit Execution (rather than None) gives the same bits and leaves the memory
-    # decisions of the term's preparation readable afterwards (execution.memory_decisions()).
-    if execution is None:
+    # Without an execution, as laddu's NLL is built, the term is checked now (the model compiles,
+    # the datasets have its columns) and prepared when first used, so that a Likelihood with
+    # its own execution= prepares it once, with that. An explicit default Execution keeps the
+    # memory decisions readable afterwards (execution.memory_decisions()).
+    defer = execution is None
+    if defer:
         execution = _core.Execution()
-    start = time.perf_counter()
-    base.__init__(term, model, data=data, accepted_mc=accepted_mc, execution=execution, name=name)
-    term.prepare_seconds = time.perf_counter() - start
+    base.__init__(term, model, data=data, accepted_mc=accepted_mc, execution=execution, name=name, _defer=defer)
     term.model, term.data, term.accepted_mc, term.execution = model, data, accepted_mc, execution
+
+
+def _prepare_seconds(term):
+    """The wall time preparing the data, the accepted MC and the normalisation took (a term
+    built without an execution is prepared by this call if it was not yet)."""
+    return term._info()["prepare_seconds"]
 
 
 class NLL(_core.NLL):
     """N_w ln(Σ_acc w I) − Σ_data w ln I (laddu's normalised NLL).
 
-    ``prepare_seconds`` is the wall time building the term took (compiling the model, preparing
-    the data and the accepted MC or the normalisation matrix)."""
+    With ``execution`` the term is prepared now; without one (laddu's form) it is prepared when
+    first used, or with a ``Likelihood``'s ``execution=``. ``prepare_seconds`` is the preparation's
+    wall time."""
 
     def __init__(self, model, *, data, accepted_mc, execution=None, name="nll"):
         _build_term(self, _core.NLL, model, data, accepted_mc, execution, name)
 
+    prepare_seconds = property(_prepare_seconds)
+
 
 class ExtendedNLL(_core.ExtendedNLL):
-    """Σ_acc w I − Σ_data w ln I (laddu's extended NLL); ``prepare_seconds`` as for NLL."""
+    """Σ_acc w I − Σ_data w ln I (laddu's extended NLL); preparation as for NLL."""
 
     def __init__(self, model, *, data, accepted_mc, execution=None, name="extended_nll"):
         _build_term(self, _core.ExtendedNLL, model, data, accepted_mc, execution, name)
+
+    prepare_seconds = property(_prepare_seconds)
 
 
 def _with_execution(term, execution):
@@ -98,7 +110,7 @@ class Likelihood(_core.Likelihood):
         for term in self._terms:
             if isinstance(term, _core.UnbinnedNLL):
                 info = term._info()
-                seconds = getattr(term, "prepare_seconds", None)
+                seconds = info["prepare_seconds"]
                 datasets.append(DatasetDiagnostics(term.name, "observed", info, info["data"], seconds))
                 datasets.append(DatasetDiagnostics(term.name, "accepted_mc", info, info["accepted"], seconds))
         if self.execution is not None:

@@ -79,8 +79,13 @@ py::dict events_info(const likelihood::PreparedEventsInfo& info) {
 }
 
 py::dict nll_info(const likelihood::UnbinnedNll& nll) {
-    const likelihood::UnbinnedNllInfo info = nll.info();
+    likelihood::UnbinnedNllInfo info;
+    {
+        const py::gil_scoped_release release;  // a deferred term prepares now
+        info = nll.info();
+    }
     py::dict out;
+    out["prepare_seconds"] = info.prepare_seconds;
     out["backend"] = info.backend;
     out["fast_normalization"] = info.fast_normalization;
     out["normalization_strategy"] = info.normalization_strategy;
@@ -150,7 +155,8 @@ template <typename Nll, typename Class>
 void bind_unbinned_constructor(Class& cls, const char* default_name) {
     cls.def(
         py::init([](const expr::Model& model, const py::object& data, const py::object& accepted_mc,
-                    const std::optional<runtime::Execution>& execution, const std::string& name) {
+                    const std::optional<runtime::Execution>& execution, const std::string& name,
+                    bool defer) {
             std::optional<runtime::MemoryPlan> memory;
             const data::EventData events = to_event_data(data, "data", memory);
             const data::EventData accepted = to_event_data(accepted_mc, "accepted_mc", memory);
@@ -158,7 +164,12 @@ void bind_unbinned_constructor(Class& cls, const char* default_name) {
             std::shared_ptr<Nll> nll;
             {
                 const py::gil_scoped_release release;
-                nll = std::make_shared<Nll>(model, events, accepted, resolved, name);
+                nll = std::make_shared<Nll>(model, events, accepted, resolved, name,
+                                            defer ? likelihood::Preparation::kDeferred
+                                                  : likelihood::Preparation::kNow);
+            }
+            if (defer) {
+                return nll;
             }
             const likelihood::UnbinnedNllInfo info = nll->info();
             if (info.data.memory) {
@@ -170,7 +181,8 @@ void bind_unbinned_constructor(Class& cls, const char* default_name) {
             return nll;
         }),
         py::arg("model"), py::kw_only(), py::arg("data"), py::arg("accepted_mc"),
-        py::arg("execution") = std::nullopt, py::arg("name") = default_name);
+        py::arg("execution") = std::nullopt, py::arg("name") = default_name,
+        py::arg("_defer") = false);
 }
 
 }  // namespace
@@ -184,11 +196,18 @@ void bind_likelihood(py::module_& module) {
     py::class_<likelihood::UnbinnedNll, Term, std::shared_ptr<likelihood::UnbinnedNll>> unbinned(
         module, "UnbinnedNLL", "What NLL and ExtendedNLL share (data and accepted MC).");
     unbinned
+        // A deferred term prepares on first use, which may read a from_batches source on the
+        // runtime's threads: those need the GIL this thread releases.
         .def_property_readonly("uses_fast_normalization",
-                               &likelihood::UnbinnedNll::uses_fast_normalization)
-        .def_property_readonly(
-            "backend",
-            [](const likelihood::UnbinnedNll& self) { return std::string(self.backend()); })
+                               [](const likelihood::UnbinnedNll& self) {
+                                   const py::gil_scoped_release release;
+                                   return self.uses_fast_normalization();
+                               })
+        .def_property_readonly("backend",
+                               [](const likelihood::UnbinnedNll& self) {
+                                   const py::gil_scoped_release release;
+                                   return std::string(self.backend());
+                               })
         .def("_info", &nll_info,
              "What preparing the term decided (backend, normalisation, event sets), as a dict; "
              "Likelihood.diagnostics() reads it.");

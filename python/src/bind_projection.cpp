@@ -175,7 +175,11 @@ void bind_projection(py::module_& module) {
             },
             py::arg("parameters"), py::arg("tags"),
             "(Σ_acc w I_tags / Σ_acc w I, its gradient) at `parameters`.")
-        .def_property_readonly("data_sum_weights", &UnbinnedNll::data_sum_weights)
+        .def_property_readonly("data_sum_weights",
+                               [](const UnbinnedNll& self) {
+                                   const py::gil_scoped_release release;
+                                   return self.data_sum_weights();
+                               })
         .def(
             "normalization_integral",
             [](const UnbinnedNll& self, const py::object& parameters) {

@@ -64,6 +64,24 @@ def test_the_tutorial_form_runs_the_terms_with_the_likelihoods_execution(backend
     assert likelihood.value(point).hex() == direct.value(point).hex()
 
 
+def test_a_term_built_without_an_execution_is_prepared_once_with_the_likelihoods():
+    model, (data, mc) = mc_pass_model(), datasets()
+    nll = ld.NLL(model, data=data, accepted_mc=mc, name="signal")
+    execution = ld.Execution("cpu", threads=2)
+    likelihood = ld.Likelihood([nll], execution=execution)
+    # laddu's form: the term passed in was only checked, so nothing was prepared twice.
+    assert nll.execution.memory_decisions() == []
+    assert len(execution.memory_decisions()) == 2  # the data and the accepted MC, once
+    point = [0.6, 0.2]
+    eager = ld.NLL(model, data=data, accepted_mc=mc, execution=ld.Execution("cpu", threads=2))
+    assert bits(likelihood.value_and_gradient(point)) == bits(eager.value_and_gradient(point))
+    # Used on its own, the deferred term prepares on first use, with the same bits.
+    assert nll.execution.memory_decisions() == []
+    assert bits(nll.value_and_gradient(point)) == bits(eager.value_and_gradient(point))
+    assert len(nll.execution.memory_decisions()) == 2
+    assert nll.prepare_seconds > 0
+
+
 def test_a_float32_execution_reaches_the_terms():
     model, (data, mc) = mc_pass_model(), datasets()
     f32 = ld.Execution("cpu", precision="f32")

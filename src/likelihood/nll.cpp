@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <list>
@@ -49,6 +50,7 @@ struct UnbinnedNll::State {
     std::vector<std::size_t> residual_to_term;
     compile::NormalizationStrategy strategy = compile::NormalizationStrategy::kGeneral;
     double data_weights = 0.0;
+    double prepare_seconds = 0.0;
     expr::Model model;  ///< for projections
     data::EventData accepted_events;
     runtime::Execution execution;
@@ -110,9 +112,9 @@ std::vector<double> gather(std::span<const double> params, const std::vector<std
 
 }  // namespace
 
-UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
-                         const data::EventData& accepted, const runtime::Execution& execution,
-                         std::string name) {
+namespace {
+
+void check_real_intensity(const expr::Model& model, const std::string& name) {
     // An intensity is real: taking the real part of a complex model would fit Re A, silently.
     if (!model.expression().value_kind().is_real_scalar()) {
         throw ModelError(fmt::format(
@@ -121,6 +123,56 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
             "(expr::norm_sqr(amplitude) in C++)",
             name));
     }
+}
+
+}  // namespace
+
+/// What a deferred term prepares from on first use.
+struct UnbinnedNll::Pending {
+    Kind kind = Kind::kNll;
+    expr::Model model;
+    compile::CompiledModel compiled;
+    data::EventData data;
+    data::EventData accepted;
+    runtime::Execution execution;
+    std::string name;
+};
+
+UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
+                         const data::EventData& accepted, const runtime::Execution& execution,
+                         std::string name, Preparation preparation)
+    : name_(std::move(name)) {
+    check_real_intensity(model, name_);
+    compile::CompiledModel compiled = compile::compile_model(model);
+    parameters_ = free_parameters(compiled.parameters);
+    // A collective preparation must happen on every process at once: at construction.
+    if (preparation == Preparation::kNow || execution.collective) {
+        state_ = build(kind, model, compiled, data, accepted, execution, name_);
+        return;
+    }
+    runtime::PreparedModel::check_inputs(compiled, data);
+    runtime::PreparedModel::check_inputs(compiled, accepted);
+    pending_ = std::make_unique<const Pending>(
+        Pending{kind, model, std::move(compiled), data, accepted, execution, name_});
+}
+
+UnbinnedNll::~UnbinnedNll() = default;
+
+const UnbinnedNll::State& UnbinnedNll::state() const {
+    if (pending_) {
+        std::call_once(prepared_, [this] {
+            const Pending& p = *pending_;
+            state_ = build(p.kind, p.model, p.compiled, p.data, p.accepted, p.execution, p.name);
+        });
+    }
+    return *state_;
+}
+
+std::shared_ptr<const UnbinnedNll::State>
+UnbinnedNll::build(Kind kind, const expr::Model& model, const compile::CompiledModel& compiled,
+                   const data::EventData& data, const data::EventData& accepted,
+                   const runtime::Execution& execution, const std::string& name) {
+    const auto start = std::chrono::steady_clock::now();
     auto state = std::make_shared<State>(model, accepted);
     state->execution = execution;
     // The data, the accepted MC and the projections share one budget: each plans within what
@@ -130,8 +182,7 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
     }
     const runtime::Execution& shared = state->execution;
     state->kind = kind;
-    state->name = std::move(name);
-    const compile::CompiledModel compiled = compile::compile_model(model);
+    state->name = name;
     state->parameters = free_parameters(compiled.parameters);
     state->data = std::make_unique<const runtime::PreparedModel>(
         runtime::PreparedModel::prepare(compiled, data, shared, "the data"));
@@ -165,27 +216,29 @@ UnbinnedNll::UnbinnedNll(Kind kind, const expr::Model& model, const data::EventD
             std::make_unique<const runtime::PreparedModel>(runtime::PreparedModel::prepare(
                 compiled, accepted, shared, "the accepted Monte Carlo"));
     }
-    state_ = std::move(state);
+    state->prepare_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return state;
 }
 
 const std::string& UnbinnedNll::name() const noexcept {
-    return state_->name;
+    return name_;
 }
 
 const std::vector<expr::Parameter>& UnbinnedNll::parameters() const noexcept {
-    return state_->parameters;
+    return parameters_;
 }
 
-bool UnbinnedNll::uses_fast_normalization() const noexcept {
-    return state_->fast != nullptr;
+bool UnbinnedNll::uses_fast_normalization() const {
+    return state().fast != nullptr;
 }
 
-std::string_view UnbinnedNll::backend() const noexcept {
-    return state_->data->backend();
+std::string_view UnbinnedNll::backend() const {
+    return state().data->backend();
 }
 
-double UnbinnedNll::data_sum_weights() const noexcept {
-    return state_->data_weights;
+double UnbinnedNll::data_sum_weights() const {
+    return state().data_weights;
 }
 
 namespace {
@@ -208,27 +261,28 @@ PreparedEventsInfo prepared_events_info(const runtime::PreparedModel& prepared) 
 UnbinnedNllInfo UnbinnedNll::info() const {
     UnbinnedNllInfo info;
     info.backend = std::string(backend());
-    info.data = prepared_events_info(*state_->data);
-    info.normalization_strategy = std::string(compile::to_string(state_->strategy));
-    if (state_->fast) {
-        const FastNormalization& fast = *state_->fast;
+    info.prepare_seconds = state().prepare_seconds;
+    info.data = prepared_events_info(*state().data);
+    info.normalization_strategy = std::string(compile::to_string(state().strategy));
+    if (state().fast) {
+        const FastNormalization& fast = *state().fast;
         info.fast_normalization = true;
         info.normalization_terms = fast.terms();
         info.normalization_bases = fast.bases();
         info.normalization_groups = fast.groups();
-        info.normalization_has_residual = state_->residual != nullptr;
+        info.normalization_has_residual = state().residual != nullptr;
         info.normalization_bytes = fast.bytes();
     }
-    if (state_->accepted) {
+    if (state().accepted) {
         // The event pass (NormalizationMode::kGeneral, or kVerify's check of the matrix).
-        info.accepted = prepared_events_info(*state_->accepted);
-    } else if (state_->residual) {
+        info.accepted = prepared_events_info(*state().accepted);
+    } else if (state().residual) {
         // The hybrid strategy keeps the residual's prepared events beside the statistics.
-        info.accepted = prepared_events_info(*state_->residual);
+        info.accepted = prepared_events_info(*state().residual);
         info.accepted.resident_bytes += info.normalization_bytes;
     } else {
         // The statistics sum over every process's events; no local count is kept.
-        info.accepted.events = static_cast<std::size_t>(state_->accepted_events.num_events());
+        info.accepted.events = static_cast<std::size_t>(state().accepted_events.num_events());
         info.accepted.local_events = info.accepted.events;
         info.accepted.resident_bytes = info.normalization_bytes;
     }
@@ -236,66 +290,66 @@ UnbinnedNllInfo UnbinnedNll::info() const {
 }
 
 double UnbinnedNll::normalization_integral(std::span<const double> params) const {
-    check_parameter_count(state_->name, state_->parameters.size(), params.size());
-    if (!state_->fast) {
+    check_parameter_count(state().name, state().parameters.size(), params.size());
+    if (!state().fast) {
         const double integral =
-            state_->accepted->reduce(params, runtime::ReductionTransform::kReal);
-        check_integral(state_->name, integral);
+            state().accepted->reduce(params, runtime::ReductionTransform::kReal);
+        check_integral(state().name, integral);
         return integral;
     }
-    double integral = state_->fast->value(params);
-    if (state_->residual) {
-        integral += state_->residual->reduce(gather(params, state_->residual_to_term),
+    double integral = state().fast->value(params);
+    if (state().residual) {
+        integral += state().residual->reduce(gather(params, state().residual_to_term),
                                              runtime::ReductionTransform::kReal);
     }
-    if (state_->accepted) {
-        verify_close(state_->name, state_->strategy, state_->execution.precision, "value", integral,
-                     state_->accepted->reduce(params, runtime::ReductionTransform::kReal));
+    if (state().accepted) {
+        verify_close(state().name, state().strategy, state().execution.precision, "value", integral,
+                     state().accepted->reduce(params, runtime::ReductionTransform::kReal));
     }
-    check_integral(state_->name, integral);
+    check_integral(state().name, integral);
     return integral;
 }
 
 runtime::Evaluation
 UnbinnedNll::normalization_integral_with_gradient(std::span<const double> params) const {
-    check_parameter_count(state_->name, state_->parameters.size(), params.size());
+    check_parameter_count(state().name, state().parameters.size(), params.size());
     runtime::Evaluation result;
-    if (state_->fast) {
-        result = state_->fast->value_and_gradient(params);
-        if (state_->residual) {
+    if (state().fast) {
+        result = state().fast->value_and_gradient(params);
+        if (state().residual) {
             // The hybrid strategy: the residual's event pass, scattered onto the term's
             // parameters (it reads only some of them).
-            const runtime::Evaluation residual = state_->residual->reduce_with_gradient(
-                gather(params, state_->residual_to_term), runtime::ReductionTransform::kReal);
+            const runtime::Evaluation residual = state().residual->reduce_with_gradient(
+                gather(params, state().residual_to_term), runtime::ReductionTransform::kReal);
             result.value += residual.value;
-            for (std::size_t k = 0; k < state_->residual_to_term.size(); ++k) {
-                result.gradient[state_->residual_to_term[k]] += residual.gradient[k];
+            for (std::size_t k = 0; k < state().residual_to_term.size(); ++k) {
+                result.gradient[state().residual_to_term[k]] += residual.gradient[k];
             }
         }
-        if (state_->accepted) {
+        if (state().accepted) {
             const runtime::Evaluation pass =
-                state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
-            verify_close(state_->name, state_->strategy, state_->execution.precision, "value",
+                state().accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
+            verify_close(state().name, state().strategy, state().execution.precision, "value",
                          result.value, pass.value);
             for (std::size_t k = 0; k < pass.gradient.size(); ++k) {
-                verify_close(state_->name, state_->strategy, state_->execution.precision,
+                verify_close(state().name, state().strategy, state().execution.precision,
                              "gradient component " + std::to_string(k), result.gradient[k],
                              pass.gradient[k]);
             }
         }
     } else {
-        result = state_->accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
+        result = state().accepted->reduce_with_gradient(params, runtime::ReductionTransform::kReal);
     }
-    check_integral(state_->name, result.value);
+    check_integral(state().name, result.value);
     return result;
 }
 
 double UnbinnedNll::value(std::span<const double> params) const {
     const double integral = normalization_integral(params);
     const double data_term =
-        state_->data->reduce(params, runtime::ReductionTransform::kLogPositiveReal);
-    if (state_->kind == Kind::kNll) {
-        return state_->data_weights * std::log(integral) - data_term;
+        state().data->reduce(params, runtime::ReductionTransform::kLogPositiveReal);
+    if (state().kind == Kind::kNll) {
+        return state().data_weights * std::log(integral) - data_term;
     }
     return integral - data_term;
 }
@@ -303,12 +357,12 @@ double UnbinnedNll::value(std::span<const double> params) const {
 runtime::Evaluation UnbinnedNll::value_and_gradient(std::span<const double> params) const {
     const runtime::Evaluation integral = normalization_integral_with_gradient(params);
     const runtime::Evaluation data_term =
-        state_->data->reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
-    const bool extended = state_->kind == Kind::kExtended;
-    const double scale = extended ? 1.0 : state_->data_weights / integral.value;
+        state().data->reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
+    const bool extended = state().kind == Kind::kExtended;
+    const double scale = extended ? 1.0 : state().data_weights / integral.value;
     runtime::Evaluation result;
     result.value = extended ? integral.value - data_term.value
-                            : state_->data_weights * std::log(integral.value) - data_term.value;
+                            : state().data_weights * std::log(integral.value) - data_term.value;
     result.gradient.resize(params.size());
     for (std::size_t k = 0; k < params.size(); ++k) {
         result.gradient[k] = scale * integral.gradient[k] - data_term.gradient[k];
@@ -364,8 +418,8 @@ UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
 std::vector<double> UnbinnedNll::projection_weights(std::span<const double> params,
                                                     const std::vector<std::string>& tags) const {
     const double integral = normalization_integral(params);
-    const double scale = state_->kind == Kind::kNll ? state_->data_weights / integral : 1.0;
-    const std::shared_ptr<const State::Projection> projected = state_->projection(tags);
+    const double scale = state().kind == Kind::kNll ? state().data_weights / integral : 1.0;
+    const std::shared_ptr<const State::Projection> projected = state().projection(tags);
     const std::vector<std::complex<double>> values =
         projected->prepared->evaluate(gather(params, projected->to_term));
     const std::vector<double> weights = projected->prepared->weights();
@@ -382,7 +436,7 @@ runtime::Evaluation UnbinnedNll::fit_fraction(std::span<const double> params,
         throw ModelError("fit_fraction needs at least one amplitude tag");
     }
     const runtime::Evaluation total = normalization_integral_with_gradient(params);
-    const std::shared_ptr<const State::Projection> projected = state_->projection(tags);
+    const std::shared_ptr<const State::Projection> projected = state().projection(tags);
     const runtime::Evaluation part = projected->prepared->reduce_with_gradient(
         gather(params, projected->to_term), runtime::ReductionTransform::kReal);
     std::vector<double> part_gradient(params.size(), 0.0);

@@ -51,6 +51,13 @@ std::vector<std::string> input_names(const ir::Program& precompute) {
 
 }  // namespace
 
+void PreparedModel::check_inputs(const compile::CompiledModel& model, const data::EventData& data) {
+    if (model.has_precompute()) {
+        const std::vector<std::string> inputs = input_names(model.precompute);
+        (void)EventWindows::open(data, inputs, nullptr);
+    }
+}
+
 EventCache PreparedModel::State::build_resident(std::size_t read_window) const {
     if (windows->is_resident()) {
         std::optional<EventCache> whole;

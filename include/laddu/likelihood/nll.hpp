@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/dataset.hpp>
 #include <laddu/data/event_data.hpp>
 #include <laddu/expr/model.hpp>
@@ -80,6 +82,19 @@ struct UnbinnedNllInfo {
     std::size_t normalization_bytes = 0;
     PreparedEventsInfo data;
     PreparedEventsInfo accepted;
+    /// wall seconds preparing the data, the accepted MC and the normalisation took (not the
+    /// model's compilation)
+    double prepare_seconds = 0.0;
+};
+
+/// When an NLL or ExtendedNLL prepares its model on the events.
+enum class Preparation : std::uint8_t {
+    kNow,  ///< in the constructor
+    /// at the first evaluation, info() or projection; the constructor still compiles the model
+    /// and checks that the data and accepted MC have its columns. A term that will be rebuilt
+    /// with another execution (laddu's Likelihood(terms, execution=)) is then never prepared
+    /// twice. With Execution::collective the term is prepared now (a collective call).
+    kDeferred,
 };
 
 /// The shared machinery of NLL and ExtendedNLL: the model prepared on data and accepted MC.
@@ -101,16 +116,16 @@ public:
 
     /// True when the integral uses precomputed statistics (strategy "hermitian",
     /// "linear_statistics" or "hybrid"; info().normalization_strategy names it).
-    [[nodiscard]] bool uses_fast_normalization() const noexcept;
+    [[nodiscard]] bool uses_fast_normalization() const;
 
     /// The backend that evaluates the model over the data: "interpreter" or "jit".
-    [[nodiscard]] std::string_view backend() const noexcept;
+    [[nodiscard]] std::string_view backend() const;
 
     /// The preparation decisions (backend, normalisation path, event counts, memory reports).
     [[nodiscard]] UnbinnedNllInfo info() const;
 
     /// Σ_i w_i over the data.
-    [[nodiscard]] double data_sum_weights() const noexcept;
+    [[nodiscard]] double data_sum_weights() const;
 
     /// Per-event weights over the accepted MC for drawing the fitted model: w_j I_j(θ), scaled
     /// for NLL by N_w / Σ_acc w I so they sum to the data yield (an ExtendedNLL's I is the
@@ -136,12 +151,32 @@ protected:
 
     UnbinnedNll(Kind kind, const expr::Model& model, const data::EventData& data,
                 const data::EventData& accepted, const runtime::Execution& execution,
-                std::string name);
+                std::string name, Preparation preparation);
+
+public:
+    UnbinnedNll(const UnbinnedNll&) = delete;
+    UnbinnedNll& operator=(const UnbinnedNll&) = delete;
+    UnbinnedNll(UnbinnedNll&&) = delete;
+    UnbinnedNll& operator=(UnbinnedNll&&) = delete;
+    ~UnbinnedNll() override;
 
 private:
     struct State;
+    struct Pending;
 
-    std::shared_ptr<const State> state_;
+    [[nodiscard]] static std::shared_ptr<const State>
+    build(Kind kind, const expr::Model& model, const compile::CompiledModel& compiled,
+          const data::EventData& data, const data::EventData& accepted,
+          const runtime::Execution& execution, const std::string& name);
+
+    /// The prepared state (preparing a deferred term on first use).
+    [[nodiscard]] const State& state() const;
+
+    std::string name_;
+    std::vector<expr::Parameter> parameters_;
+    std::unique_ptr<const Pending> pending_;  ///< set for a deferred term
+    mutable std::once_flag prepared_;
+    mutable std::shared_ptr<const State> state_;
 };
 
 /// N_w · ln(Σ_acc w_j I_j) − Σ_data w_i ln I_i over the model's free parameters.
@@ -152,8 +187,9 @@ public:
     /// suggests norm_sqr), and what compile_model() and PreparedModel::prepare() throw
     /// (CompileError, DataError for missing columns or a budget too small).
     NLL(const expr::Model& model, const data::EventData& data, const data::EventData& accepted,
-        const runtime::Execution& execution = {}, std::string name = "nll")
-        : UnbinnedNll(Kind::kNll, model, data, accepted, execution, std::move(name)) {}
+        const runtime::Execution& execution = {}, std::string name = "nll",
+        Preparation preparation = Preparation::kNow)
+        : UnbinnedNll(Kind::kNll, model, data, accepted, execution, std::move(name), preparation) {}
 };
 
 /// Σ_acc w_j I_j − Σ_data w_i ln I_i (the extended likelihood: the yield is part of I).
@@ -162,8 +198,9 @@ public:
     /// As NLL's constructor.
     ExtendedNLL(const expr::Model& model, const data::EventData& data,
                 const data::EventData& accepted, const runtime::Execution& execution = {},
-                std::string name = "extended_nll")
-        : UnbinnedNll(Kind::kExtended, model, data, accepted, execution, std::move(name)) {}
+                std::string name = "extended_nll", Preparation preparation = Preparation::kNow)
+        : UnbinnedNll(Kind::kExtended, model, data, accepted, execution, std::move(name),
+                      preparation) {}
 };
 
 }  // namespace laddu::likelihood

@@ -97,6 +97,10 @@ public:
                                                const Execution& execution = {},
                                                std::string_view label = "a prepared model");
 
+    /// The DataError prepare() would throw for an event input `data` lacks, without reading
+    /// events or planning memory (only the schema and the fragment sizes are read).
+    static void check_inputs(const compile::CompiledModel& model, const data::EventData& data);
+
     /// The number of events of every process.
     [[nodiscard]] std::size_t events() const noexcept;
 
