@@ -151,6 +151,11 @@ EventData EventData::take(std::vector<std::uint64_t> rows) const {
         }
     }
     if (dataset_) {
+        if (!rows.empty() && rows.back() - rows.front() + 1 == rows.size()) {
+            // Consecutive rows share the storage.
+            return EventData(dataset_->slice(static_cast<std::size_t>(rows.front()), rows.size()),
+                             policy_);
+        }
         return EventData(dataset_->take(rows), policy_);
     }
     // A derived source without bootstrap weights composes with the rows taken; one with them
