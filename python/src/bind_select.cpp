@@ -62,7 +62,7 @@ Query query(const py::handle& dataset, const std::optional<runtime::Execution>& 
     std::optional<runtime::MemoryPlan> memory;
     data::EventData events = to_event_data(dataset, "the dataset", memory);
     return Query{std::move(events), with_data_memory(execution, memory),
-                 dataset.cast<const PyDataset&>().decision};
+                 dataset.cast<const PyDataset&>().decision, std::nullopt};
 }
 
 // The value of `e` for every event (free parameters at their defaults). A NaN is kept: a
