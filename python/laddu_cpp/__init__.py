@@ -106,6 +106,12 @@ __all__ = [
     "generate_ksks",
     "NBodyPhaseSpace",
     "accept_reject",
+    "MassProposal",
+    "ScalarSource",
+    "InitialMomentum",
+    "VertexProposal",
+    "Generator",
+    "GenerationReport",
     # execution
     "Execution",
     "MemoryBudget",

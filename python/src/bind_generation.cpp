@@ -1,6 +1,7 @@
 // Monte Carlo generation for Python, returning ld.Dataset: ld.generate_ksks(n, ...) (flat
 // γ p → K_S K_S p phase space), ld.NBodyPhaseSpace(parent_mass, masses).generate(n, seed=,
-// names=, unweighted=) and ld.accept_reject(dataset, intensities, seed=, max_intensity=).
+// names=, unweighted=) and ld.accept_reject(dataset, intensities, seed=, max_intensity=); laddu's
+// channel-driven Generator and its proposals are in bind_channel_generation.cpp.
 // Generation runs with the GIL released.
 #include <cstdint>
 #include <random>
@@ -19,6 +20,7 @@
 #include <laddu/generation/phase_space.hpp>
 
 #include "bindings.hpp"
+#include "channel_generation.hpp"
 #include "event_data.hpp"
 
 namespace py = pybind11;
@@ -136,6 +138,8 @@ void bind_generation(py::module_& module) {
         py::arg("max_intensity") = 0.0,
         "The events kept when u(seed, i) · I_max < I_i (max_intensity=0: the largest "
         "intensity), e.g. model.evaluate(events) as intensities.");
+
+    bind_channel_generation(module);
 }
 
 }  // namespace laddu::python

@@ -39,6 +39,7 @@
 #include <laddu/physics/wigner.hpp>
 
 #include "bindings.hpp"
+#include "channel_generation.hpp"
 #include "conversions.hpp"
 
 namespace py = pybind11;
@@ -100,13 +101,20 @@ std::array<Expr, N> production(const py::sequence& values, const char* function)
     }(std::make_index_sequence<N>{});
 }
 
-// laddu's Edge(name, *, p4=None, particle=None, output=True); p4 may also be a Vec4 (ours).
-physics::Edge make_edge(const std::string& name, const py::object& p4,
-                        const std::optional<physics::ParticleProperties>& particle, bool output) {
+// laddu's Edge(name, *, p4=None, particle=None, output=True, mass_proposal=None,
+// initial_momentum=None); p4 may also be a Vec4 (ours).
+BoundEdge make_edge(const std::string& name, const py::object& p4,
+                    const std::optional<physics::ParticleProperties>& particle, bool output,
+                    const py::object& mass_proposal, const py::object& initial_momentum) {
     if (name.empty()) {
         throw py::value_error("edge name cannot be empty");
     }
-    physics::Edge edge{.name = name, .particle = particle, .output = output};
+    BoundEdge edge;
+    edge.name = name;
+    edge.particle = particle;
+    edge.output = output;
+    edge.generation.mass_proposal = mass_proposal_arg(mass_proposal);
+    edge.generation.initial_momentum = initial_momentum_arg(initial_momentum);
     if (py::isinstance<py::str>(p4)) {
         edge.p4_column = cast_arg<std::string>(p4, "Edge p4", "a column name (str)");
     } else if (py::isinstance<Vec4>(p4)) {
@@ -119,8 +127,8 @@ physics::Edge make_edge(const std::string& name, const py::object& p4,
 }
 
 // laddu raises ValueError for these before the topology is looked at.
-physics::Vertex make_vertex(const std::string& name, const std::vector<std::string>& incoming,
-                            const std::vector<std::string>& outgoing) {
+BoundVertex make_vertex(const std::string& name, const std::vector<std::string>& incoming,
+                        const std::vector<std::string>& outgoing, const py::object& generation) {
     if (name.empty()) {
         throw py::value_error("vertex name cannot be empty");
     }
@@ -136,11 +144,16 @@ physics::Vertex make_vertex(const std::string& name, const std::vector<std::stri
             seen.push_back(e);
         }
     }
-    return {name, incoming, outgoing};
+    BoundVertex vertex;
+    vertex.name = name;
+    vertex.incoming = incoming;
+    vertex.outgoing = outgoing;
+    vertex.generation = vertex_proposal_arg(generation);
+    return vertex;
 }
 
-physics::Channel make_channel(const std::string& name, const std::vector<physics::Edge>& edges,
-                              const std::vector<physics::Vertex>& vertices) {
+BoundChannel make_channel(const std::string& name, const std::vector<BoundEdge>& edges,
+                          const std::vector<BoundVertex>& vertices) {
     for (std::size_t i = 0; i < edges.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {
             if (edges[i].name == edges[j].name) {
@@ -155,7 +168,20 @@ physics::Channel make_channel(const std::string& name, const std::vector<physics
             }
         }
     }
-    return {name, edges, vertices};
+    generation::ChannelProposals proposals;
+    for (const BoundEdge& edge : edges) {
+        if (edge.generation.mass_proposal || edge.generation.initial_momentum) {
+            proposals.edges.emplace(edge.name, edge.generation);
+        }
+    }
+    for (const BoundVertex& vertex : vertices) {
+        if (vertex.generation) {
+            proposals.vertices.emplace(vertex.name, *vertex.generation);
+        }
+    }
+    return {
+        physics::Channel(name, {edges.begin(), edges.end()}, {vertices.begin(), vertices.end()}),
+        std::move(proposals)};
 }
 
 void bind_vectors(py::module_& m) {
@@ -238,14 +264,15 @@ void bind_channel(py::module_& m) {
     using physics::Channel;
     using physics::EdgeRole;
     using physics::VertexFrame;
-    py::class_<physics::Edge>(m, "Edge",
-                              "A particle line of a Channel: its dataset p4 column (or a Vec4, or "
-                              "None to infer it), its Particle and whether generation outputs it.")
+    py::class_<BoundEdge>(m, "Edge",
+                          "A particle line of a Channel: its dataset p4 column (or a Vec4, or "
+                          "None to infer it), its Particle and whether generation outputs it.")
         .def(py::init(&make_edge), py::arg("name"), py::kw_only(), py::arg("p4") = py::none(),
-             py::arg("particle") = py::none(), py::arg("output") = true)
+             py::arg("particle") = py::none(), py::arg("output") = true,
+             py::arg("mass_proposal") = py::none(), py::arg("initial_momentum") = py::none())
         .def_readonly("name", &physics::Edge::name)
         .def_property_readonly("p4",
-                               [](const physics::Edge& e) -> py::object {
+                               [](const BoundEdge& e) -> py::object {
                                    if (e.p4_column) {
                                        return py::str(*e.p4_column);
                                    }
@@ -253,18 +280,17 @@ void bind_channel(py::module_& m) {
                                })
         .def_readonly("particle", &physics::Edge::particle)
         .def_readonly("output", &physics::Edge::output)
-        .def("__repr__",
-             [](const physics::Edge& e) { return "Edge(" + debug_quoted(e.name) + ")"; });
+        .def("__repr__", [](const BoundEdge& e) { return "Edge(" + debug_quoted(e.name) + ")"; });
 
-    py::class_<physics::Vertex>(
-        m, "Vertex", "A directed vertex of a Channel joining incoming to outgoing edges.")
+    py::class_<BoundVertex>(m, "Vertex",
+                            "A directed vertex of a Channel joining incoming to outgoing edges.")
         .def(py::init(&make_vertex), py::arg("name"), py::kw_only(), py::arg("incoming"),
-             py::arg("outgoing"))
+             py::arg("outgoing"), py::arg("generation") = py::none())
         .def_readonly("name", &physics::Vertex::name)
         .def_readonly("incoming", &physics::Vertex::incoming)
         .def_readonly("outgoing", &physics::Vertex::outgoing)
         .def("__repr__",
-             [](const physics::Vertex& v) { return "Vertex(" + debug_quoted(v.name) + ")"; });
+             [](const BoundVertex& v) { return "Vertex(" + debug_quoted(v.name) + ")"; });
 
     py::class_<VertexFrame>(m, "VertexFrame",
                             "The centre-of-momentum frame of a Channel vertex (lab -> root CM -> "
@@ -296,19 +322,21 @@ void bind_channel(py::module_& m) {
         .def("__repr__",
              [](const VertexFrame& f) { return "VertexFrame(" + debug_quoted(f.name()) + ")"; });
 
-    py::class_<Channel>(m, "Channel", "A validated reaction topology of edges and vertices.")
+    py::class_<BoundChannel>(m, "Channel", "A validated reaction topology of edges and vertices.")
         .def(py::init(&make_channel), py::arg("name"), py::kw_only(), py::arg("edges"),
              py::arg("vertices"))
         .def_property_readonly("name", &Channel::name)
         .def_property_readonly("edge_names", &Channel::edge_names)
         .def_property_readonly("vertex_names", &Channel::vertex_names)
         .def_property_readonly(
-            "initial_edges", [](const Channel& c) { return c.edges_with_role(EdgeRole::kInitial); })
+            "initial_edges",
+            [](const BoundChannel& c) { return c.edges_with_role(EdgeRole::kInitial); })
         .def_property_readonly(
             "intermediate_edges",
-            [](const Channel& c) { return c.edges_with_role(EdgeRole::kIntermediate); })
-        .def_property_readonly("final_edges",
-                               [](const Channel& c) { return c.edges_with_role(EdgeRole::kFinal); })
+            [](const BoundChannel& c) { return c.edges_with_role(EdgeRole::kIntermediate); })
+        .def_property_readonly(
+            "final_edges",
+            [](const BoundChannel& c) { return c.edges_with_role(EdgeRole::kFinal); })
         .def("particle", &Channel::particle, py::arg("edge"))
         .def("p4", &Channel::p4, py::arg("edge"))
         .def("mass", &Channel::mass, py::arg("edge"))
@@ -316,7 +344,7 @@ void bind_channel(py::module_& m) {
         .def("vertex", &Channel::vertex_frame, py::arg("name"), "The VertexFrame of vertex name.")
         .def(
             "check_dataset",
-            [](const Channel& c, const py::object& dataset) {
+            [](const BoundChannel& c, const py::object& dataset) {
                 // Dataset is bound after this section, so look it up now.
                 const py::module_ core = py::module_::import("laddu_cpp._core");
                 if (!py::isinstance(dataset, core.attr("Dataset"))) {
@@ -327,7 +355,7 @@ void bind_channel(py::module_& m) {
             },
             py::arg("dataset"),
             "DataError naming the edge if an edge's p4 column is not among dataset.p4_names().")
-        .def("__repr__", [](const Channel& c) {
+        .def("__repr__", [](const BoundChannel& c) {
             return "Channel(" + debug_quoted(c.name()) +
                    ", edges=" + std::to_string(c.edges().size()) +
                    ", vertices=" + std::to_string(c.vertices().size()) + ")";

@@ -150,9 +150,10 @@ def test_edge_keywords_and_defaults():
 
 
 @pytest.mark.parametrize("keyword", ["initial_momentum", "mass_proposal"])
-def test_edge_rejects_generation_keywords(keyword):
-    with pytest.raises(TypeError):
-        ld.Edge("beam", p4="beam", **{keyword: None})
+def test_edge_generation_keywords_take_their_proposal_or_none(keyword):
+    ld.Edge("beam", p4="beam", **{keyword: None})
+    with pytest.raises(TypeError, match=f"Edge {keyword} must be"):
+        ld.Edge("beam", p4="beam", **{keyword: 3.0})
 
 
 def test_vertex_keywords_and_value_errors():
@@ -161,8 +162,9 @@ def test_vertex_keywords_and_value_errors():
     assert repr(vertex) == 'Vertex("decay")'
     with pytest.raises(TypeError):
         ld.Vertex("decay", ["x"], ["a", "b"])
-    with pytest.raises(TypeError):
-        ld.Vertex("decay", incoming=["x"], outgoing=["a"], generation=None)
+    ld.Vertex("decay", incoming=["x"], outgoing=["a"], generation=None)
+    with pytest.raises(TypeError, match="Vertex generation must be"):
+        ld.Vertex("decay", incoming=["x"], outgoing=["a"], generation="isotropic")
     with pytest.raises(ValueError, match="vertex name cannot be empty"):
         ld.Vertex("", incoming=["x"], outgoing=["a"])
     with pytest.raises(ValueError, match="at least one incoming and one outgoing"):

@@ -413,6 +413,9 @@ ELSEWHERE = {
     # test_quantum.py compares these:
     "AllowedPartialWave", "Isospin", "L", "MandelstamChannel", "PartialWave", "RuleCheck",
     "RuleReport", "RuleSet", "S", "SelectionRules", "Statistics",
+    # test_generation_channel.py compares these:
+    "GenerationReport", "Generator", "InitialMomentum", "MassProposal", "ScalarSource",
+    "VertexProposal",
 }
 
 

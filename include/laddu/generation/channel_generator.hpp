@@ -1,0 +1,178 @@
+// laddu/generation/channel_generator.hpp: weighted Monte Carlo events of a physics::Channel
+// (laddu's Generator / ChannelGenerator), driven by per-edge and per-vertex proposals.
+//
+// An event is built in laddu's order:
+//   1. each initial edge (consumed, never produced; channel order) gets its InitialMomentum;
+//   2. each edge gets a mass: its MassProposal, drawn on [0, M] with M the invariant mass of
+//      the initial edges, or else its particle's mass;
+//   3. the vertices run in topological order (the first vertex in channel order whose incoming
+//      momenta are known, repeatedly), each VertexProposal making its outgoing momenta; a
+//      1 → 2 vertex without a proposal is an isotropic decay;
+//   4. each scalar column draws from its ScalarSource.
+// The event weight is the product of every draw's importance weight (initial energy, masses,
+// vertex phase space dΦ₂/q, scalars), so Σ weights / N estimates ∫ dΦ over the generated
+// variables and Σ w f / N the integral of f. Every momentum is checked on shell and every
+// vertex for four-momentum conservation (relative 1e-9), as laddu does.
+//
+// Random numbers follow proposal_rng.hpp: the event with index i of a run with seed s reads only
+// streams derived from (s, 0, i, object), so a run is the same whatever the thread count or
+// chunking. Errors (a closed threshold, a t interval missed by its limits) stop the run; the
+// one reported is that of the lowest event index, also whatever the thread count.
+//
+// Example (docs/generation.md has the full γ p → K_S K_S p channel):
+//   generation::ChannelProposals proposals;
+//   proposals.edges["beam"].initial_momentum = InitialMomentum::energy(8.5, {0, 0, 1});
+//   proposals.edges["target"].initial_momentum = InitialMomentum::momentum({0, 0, 0});
+//   proposals.edges["X"].mass_proposal = MassProposal::uniform(0.995, 2.0);
+//   proposals.vertices["production"] = VertexProposal::t_exchange("beam", "X", t);
+//   ChannelGenerator generator(channel, proposals);
+//   auto [events, report] = generator.weighted({.events = 100000, .seed = 17});
+//
+// With a model (laddu's weighted(model=)), the weight becomes the target weight proposal ×
+// model value, the model evaluated on every edge and scalar of the generated events.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <laddu/data/dataset.hpp>
+#include <laddu/generation/initial_momentum.hpp>
+#include <laddu/generation/mass_proposal.hpp>
+#include <laddu/generation/phase_space.hpp>
+#include <laddu/generation/scalar_source.hpp>
+#include <laddu/generation/vertex_proposal.hpp>
+#include <laddu/physics/channel.hpp>
+
+namespace laddu::generation {
+
+/// The generation settings of one edge (laddu's Edge(mass_proposal=, initial_momentum=)).
+struct EdgeGeneration {
+    std::optional<MassProposal> mass_proposal{};
+    std::optional<InitialMomentum> initial_momentum{};
+};
+
+/// The generation settings of a channel, by edge and vertex name.
+struct ChannelProposals {
+    std::map<std::string, EdgeGeneration> edges{};
+    std::map<std::string, VertexProposal> vertices{};
+};
+
+/// ModelError naming the edge or vertex unless `channel` with `proposals` can be generated:
+/// proposals name existing edges and vertices; every initial edge has a valid InitialMomentum
+/// (with a particle mass) and no mass proposal; every other edge has a mass proposal or a
+/// particle mass; every vertex has a proposal that fits its arity (or is a 1 → 2 decay, which
+/// defaults to isotropic); at least one edge is an output.
+void validate_generation(const physics::Channel& channel, const ChannelProposals& proposals);
+
+/// Options of ChannelGenerator::weighted.
+struct WeightedConfig {
+    std::size_t events = 0;        ///< events to generate (> 0)
+    std::uint64_t seed = 0;        ///< the run's seed
+    std::size_t threads = 0;       ///< worker threads; 0: std::thread::hardware_concurrency()
+    std::size_t chunk_events = 0;  ///< events per work item; 0: 4096
+    bool diagnostics = false;      ///< add __laddu_{proposal,model,target}_weight scalar columns
+    /// Host-memory budget in bytes for the output columns and the threads' work; none: no
+    /// limit. A budget below the output is a ModelError; a tight one limits the threads.
+    std::optional<std::size_t> memory_bytes{};
+};
+
+/// What a run did (laddu's GenerationReport; weighted runs propose exactly what they produce).
+struct GenerationReport {
+    std::size_t requested = 0;
+    std::size_t produced = 0;
+    std::size_t proposals = 0;
+    std::size_t pilot_proposals = 0;
+    std::size_t rejected = 0;
+    std::optional<double> envelope{};  ///< unweighting envelope (none for weighted runs)
+    double maximum_weight = 0.0;
+    double minimum_weight = 0.0;
+    double sum_weights = 0.0;
+    double sum_squared_weights = 0.0;
+    std::uint64_t seed = 0;
+    std::size_t chunk_events = 0;
+    std::uint64_t estimated_peak_bytes = 0;  ///< output columns plus per-thread work
+
+    /// produced / proposals (0 without proposals).
+    [[nodiscard]] double acceptance_rate() const noexcept {
+        return proposals == 0 ? 0.0
+                              : static_cast<double>(produced) / static_cast<double>(proposals);
+    }
+};
+
+/// One generated event: every edge's four-momentum (channel order), the scalars and the weight.
+struct GeneratedEvent {
+    std::vector<FourMomentum> p4s;
+    std::vector<double> scalars;
+    double weight = 1.0;
+};
+
+/// Model values for generated events: called once per run with a dataset holding every edge's
+/// four-momentum (named after the edge, output or not) and the scalar columns, it returns one
+/// value per event (e.g. runtime::PreparedModel::evaluate's real parts; laddu evaluates the
+/// model on the same columns).
+using ModelWeights = std::function<std::vector<double>(const data::Dataset& events)>;
+
+/// The diagnostic scalar column names (reserved).
+inline constexpr const char* kDiagnosticColumns[3] = {
+    "__laddu_proposal_weight", "__laddu_model_weight", "__laddu_target_weight"};
+
+/// A channel compiled for generation (see the banner).
+class ChannelGenerator {
+public:
+    /// validate_generation(), then the generation plan.
+    ChannelGenerator(const physics::Channel& channel, const ChannelProposals& proposals);
+
+    /// Adds a scalar column; ModelError for an empty, reserved or repeated name or an edge's.
+    void add_scalar(std::string name, ScalarSource source);
+
+    /// The p4 column names of generated datasets: the output edges' names, in channel order.
+    [[nodiscard]] const std::vector<std::string>& output_names() const noexcept {
+        return output_names_;
+    }
+
+    /// The scalar columns, in the order added.
+    [[nodiscard]] const std::vector<std::pair<std::string, ScalarSource>>&
+    scalars() const noexcept {
+        return scalars_;
+    }
+
+    /// The event with `index` of a run with `seed` (the one weighted() would produce).
+    [[nodiscard]] GeneratedEvent event(std::uint64_t index, std::uint64_t seed) const;
+
+    /// `config.events` weighted events (p4 columns output_names(), the scalar columns, the
+    /// weights) and the report; ModelError for zero events or a failed event. With `model`,
+    /// each weight is the proposal weight times the model value (laddu's target weight); an
+    /// EvaluationError names the first event whose model value is not finite and positive.
+    [[nodiscard]] std::pair<data::Dataset, GenerationReport>
+    weighted(const WeightedConfig& config, const ModelWeights& model = {}) const;
+
+private:
+    struct EdgePlan {
+        std::string name;
+        std::optional<double> mass;  // fixed mass, or none with a proposal
+        std::optional<MassProposal> proposal;
+        std::optional<InitialMomentum> initial;
+    };
+
+    struct VertexPlan {
+        std::string name;
+        std::vector<std::size_t> incoming;
+        std::vector<std::size_t> outgoing;
+        VertexProposal proposal;
+    };
+
+    std::vector<EdgePlan> edges_;
+    std::vector<VertexPlan> vertices_;  // in generation order
+    std::vector<std::size_t> roots_;
+    std::vector<std::size_t> outputs_;
+    std::vector<std::string> output_names_;
+    std::vector<std::pair<std::string, ScalarSource>> scalars_;
+};
+
+}  // namespace laddu::generation

@@ -1,0 +1,469 @@
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <numeric>
+#include <system_error>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/generation/channel_generator.hpp>
+
+namespace laddu::generation {
+
+namespace {
+
+// The object numbers of proposal_rng.hpp's streams.
+constexpr std::uint64_t kInitialObject = 0;
+constexpr std::uint64_t kMassObject = 1;
+constexpr std::uint64_t kVertexObject = 10'000;
+constexpr std::uint64_t kScalarObject = 20'000;
+constexpr std::size_t kDefaultChunk = 4096;
+// laddu's on-shell and conservation tolerance, relative to the energy scale.
+constexpr double kTolerance = 1e-9;
+
+bool is_diagnostic(const std::string& name) {
+    return std::any_of(std::begin(kDiagnosticColumns), std::end(kDiagnosticColumns),
+                       [&](const char* reserved) { return name == reserved; });
+}
+
+std::optional<double> particle_mass(const physics::Edge& edge) {
+    return edge.particle ? edge.particle->mass : std::nullopt;
+}
+
+void check_on_shell(const std::string& edge, const FourMomentum& p, double mass,
+                    std::uint64_t index) {
+    const bool finite =
+        std::isfinite(p.e) && std::isfinite(p.px) && std::isfinite(p.py) && std::isfinite(p.pz);
+    if (!finite || p.e <= 0.0) {
+        throw ModelError(fmt::format("event {}: edge `{}` has four-momentum ({}, {}, {}, {}), "
+                                     "not finite with positive energy",
+                                     index, edge, p.e, p.px, p.py, p.pz));
+    }
+    if (std::abs(p.mass_squared() - mass * mass) > kTolerance * (1.0 + mass * mass + p.e * p.e)) {
+        throw ModelError(fmt::format("event {}: edge `{}` is off shell: p² = {} but mass² = {}",
+                                     index, edge, p.mass_squared(), mass * mass));
+    }
+}
+
+}  // namespace
+
+void validate_generation(const physics::Channel& channel, const ChannelProposals& proposals) {
+    for (const auto& [name, settings] : proposals.edges) {
+        (void)settings;
+        (void)channel.edge(name);  // ModelError naming an unknown edge
+    }
+    for (const auto& [name, proposal] : proposals.vertices) {
+        (void)proposal;
+        (void)channel.vertex(name);
+    }
+    bool any_output = false;
+    for (const physics::Edge& edge : channel.edges()) {
+        const auto found = proposals.edges.find(edge.name);
+        const EdgeGeneration settings =
+            found == proposals.edges.end() ? EdgeGeneration{} : found->second;
+        const bool initial = channel.role(edge.name) == physics::EdgeRole::kInitial;
+        if (initial) {
+            if (!settings.initial_momentum) {
+                throw ModelError(fmt::format("initial edge `{}` has no momentum source: give it "
+                                             "Edge(initial_momentum=...)",
+                                             edge.name));
+            }
+            if (settings.mass_proposal) {
+                throw ModelError(fmt::format("initial edge `{}` cannot use a generated mass: "
+                                             "its mass comes from its particle",
+                                             edge.name));
+            }
+            settings.initial_momentum->validate(edge.name, particle_mass(edge));
+        } else {
+            if (settings.initial_momentum) {
+                throw ModelError(fmt::format("edge `{}` is produced by a vertex, so it cannot "
+                                             "have an initial momentum",
+                                             edge.name));
+            }
+            if (!settings.mass_proposal && !particle_mass(edge)) {
+                throw ModelError(fmt::format("edge `{}` has neither a particle mass nor a mass "
+                                             "proposal: give it Edge(particle=...) or "
+                                             "Edge(mass_proposal=...)",
+                                             edge.name));
+            }
+        }
+        if (edge.output && is_diagnostic(edge.name)) {
+            throw ModelError(fmt::format("output edge `{}` uses a reserved generation-diagnostic "
+                                         "name",
+                                         edge.name));
+        }
+        any_output = any_output || edge.output;
+    }
+    if (!any_output) {
+        throw ModelError(fmt::format("channel `{}` has no output edge: mark at least one edge "
+                                     "output=True",
+                                     channel.name()));
+    }
+    for (const physics::Vertex& vertex : channel.vertices()) {
+        const auto found = proposals.vertices.find(vertex.name);
+        if (found != proposals.vertices.end()) {
+            found->second.validate(vertex.name, vertex.incoming, vertex.outgoing);
+        } else if (vertex.incoming.size() != 1 || vertex.outgoing.size() != 2) {
+            throw ModelError(fmt::format("vertex `{}` has no generation proposal and is not a "
+                                         "two-body decay: give it Vertex(generation=...)",
+                                         vertex.name));
+        }
+    }
+}
+
+ChannelGenerator::ChannelGenerator(const physics::Channel& channel,
+                                   const ChannelProposals& proposals) {
+    validate_generation(channel, proposals);
+    const auto index_of = [&](const std::string& name) {
+        for (std::size_t i = 0; i < edges_.size(); ++i) {
+            if (edges_[i].name == name) {
+                return i;
+            }
+        }
+        throw InternalError(fmt::format("edge `{}` missing from the generation plan", name));
+    };
+    for (const physics::Edge& edge : channel.edges()) {
+        const auto found = proposals.edges.find(edge.name);
+        EdgePlan plan{edge.name, std::nullopt, std::nullopt, std::nullopt};
+        if (found != proposals.edges.end()) {
+            plan.proposal = found->second.mass_proposal;
+            plan.initial = found->second.initial_momentum;
+        }
+        if (!plan.proposal) {
+            plan.mass = particle_mass(edge);
+        }
+        edges_.push_back(std::move(plan));
+    }
+    for (std::size_t i = 0; i < edges_.size(); ++i) {
+        const physics::Edge& edge = channel.edges()[i];
+        if (channel.role(edge.name) == physics::EdgeRole::kInitial) {
+            roots_.push_back(i);
+        }
+        if (edge.output) {
+            outputs_.push_back(i);
+            output_names_.push_back(edge.name);
+        }
+    }
+    // laddu's order: repeatedly the first vertex (channel order) whose inputs are all known.
+    std::vector<bool> known(edges_.size(), false);
+    for (const std::size_t root : roots_) {
+        known[root] = true;
+    }
+    std::vector<const physics::Vertex*> remaining;
+    for (const physics::Vertex& vertex : channel.vertices()) {
+        remaining.push_back(&vertex);
+    }
+    while (!remaining.empty()) {
+        const auto ready = std::find_if(remaining.begin(), remaining.end(), [&](const auto* v) {
+            return std::all_of(v->incoming.begin(), v->incoming.end(),
+                               [&](const std::string& e) { return known[index_of(e)]; });
+        });
+        if (ready == remaining.end()) {
+            throw ModelError(fmt::format("channel `{}` has a vertex whose incoming edges are "
+                                         "never produced",
+                                         channel.name()));
+        }
+        const physics::Vertex& vertex = **ready;
+        remaining.erase(ready);
+        const auto found = proposals.vertices.find(vertex.name);
+        VertexPlan plan{vertex.name,
+                        {},
+                        {},
+                        found != proposals.vertices.end() ? found->second
+                                                          : VertexProposal::isotropic()};
+        for (const std::string& e : vertex.incoming) {
+            plan.incoming.push_back(index_of(e));
+        }
+        for (const std::string& e : vertex.outgoing) {
+            plan.outgoing.push_back(index_of(e));
+            known[index_of(e)] = true;
+        }
+        vertices_.push_back(std::move(plan));
+    }
+}
+
+void ChannelGenerator::add_scalar(std::string name, ScalarSource source) {
+    const bool clash = name.empty() || is_diagnostic(name) ||
+                       std::any_of(edges_.begin(), edges_.end(),
+                                   [&](const EdgePlan& e) { return e.name == name; }) ||
+                       std::any_of(scalars_.begin(), scalars_.end(),
+                                   [&](const auto& s) { return s.first == name; });
+    if (clash) {
+        throw ModelError(fmt::format("scalar column name `{}` is empty, reserved, repeated or an "
+                                     "edge name",
+                                     name));
+    }
+    scalars_.emplace_back(std::move(name), std::move(source));
+}
+
+GeneratedEvent ChannelGenerator::event(std::uint64_t index, std::uint64_t seed) const {
+    constexpr std::uint64_t kStream = 0;  // laddu's weighted stream
+    GeneratedEvent event;
+    event.p4s.resize(edges_.size());
+    double weight = 1.0;
+    ProposalRng initial_rng(derive_seed(seed, kStream, index, kInitialObject));
+    FourMomentum total;
+    for (const std::size_t root : roots_) {
+        const EdgePlan& edge = edges_[root];
+        const InitialDraw draw = edge.initial->sample(*edge.mass, initial_rng);
+        event.p4s[root] = draw.p4;
+        total = total + draw.p4;
+        weight *= draw.weight;
+    }
+    const double total_m2 = total.mass_squared();
+    if (!(total_m2 > 0.0)) {
+        throw ModelError(fmt::format("event {}: the initial state has invariant mass² {}, not "
+                                     "positive",
+                                     index, total_m2));
+    }
+    const double maximum_mass = std::sqrt(total_m2);
+    std::vector<double> masses(edges_.size());
+    for (std::size_t i = 0; i < edges_.size(); ++i) {
+        const EdgePlan& edge = edges_[i];
+        if (edge.proposal) {
+            ProposalRng mass_rng(derive_seed(seed, kStream, index, kMassObject + i));
+            try {
+                const MassDraw draw = edge.proposal->propose(0.0, maximum_mass, mass_rng);
+                masses[i] = draw.mass;
+                weight *= draw.weight;
+            } catch (const ModelError& error) {
+                throw ModelError(fmt::format("event {}: the mass proposal of edge `{}` failed: {}",
+                                             index, edge.name, error.what()));
+            }
+        } else {
+            masses[i] = *edge.mass;
+        }
+    }
+    for (const std::size_t root : roots_) {
+        check_on_shell(edges_[root].name, event.p4s[root], masses[root], index);
+    }
+    std::vector<NamedMomentum> incoming;
+    std::vector<NamedMass> outgoing;
+    for (std::size_t step = 0; step < vertices_.size(); ++step) {
+        const VertexPlan& vertex = vertices_[step];
+        incoming.clear();
+        outgoing.clear();
+        FourMomentum in_sum;
+        for (const std::size_t e : vertex.incoming) {
+            incoming.push_back({edges_[e].name, event.p4s[e]});
+            in_sum = in_sum + event.p4s[e];
+        }
+        for (const std::size_t e : vertex.outgoing) {
+            outgoing.push_back({edges_[e].name, masses[e]});
+        }
+        ProposalRng vertex_rng(derive_seed(seed, kStream, index, kVertexObject + step));
+        VertexDraw draw;
+        try {
+            draw = vertex.proposal.propose(incoming, outgoing, vertex_rng);
+        } catch (const ModelError& error) {
+            throw ModelError(
+                fmt::format("event {}: vertex `{}` failed: {}", index, vertex.name, error.what()));
+        }
+        weight *= draw.weight;
+        FourMomentum out_sum;
+        for (std::size_t k = 0; k < vertex.outgoing.size(); ++k) {
+            const std::size_t e = vertex.outgoing[k];
+            check_on_shell(edges_[e].name, draw.outgoing[k], masses[e], index);
+            event.p4s[e] = draw.outgoing[k];
+            out_sum = out_sum + draw.outgoing[k];
+        }
+        const double scale = std::max(std::abs(in_sum.e), 1.0) * kTolerance;
+        if (std::abs(in_sum.e - out_sum.e) > scale || std::abs(in_sum.px - out_sum.px) > scale ||
+            std::abs(in_sum.py - out_sum.py) > scale || std::abs(in_sum.pz - out_sum.pz) > scale) {
+            throw ModelError(fmt::format("event {}: vertex `{}` violates four-momentum "
+                                         "conservation",
+                                         index, vertex.name));
+        }
+    }
+    event.scalars.reserve(scalars_.size());
+    for (std::size_t c = 0; c < scalars_.size(); ++c) {
+        ProposalRng scalar_rng(derive_seed(seed, kStream, index, kScalarObject + c));
+        const ScalarDraw draw = scalars_[c].second.sample(scalar_rng);
+        event.scalars.push_back(draw.value);
+        weight *= draw.weight;
+    }
+    if (!(std::isfinite(weight) && weight > 0.0)) {
+        throw ModelError(fmt::format("event {}: the proposal weight {} is not finite and positive",
+                                     index, weight));
+    }
+    event.weight = weight;
+    return event;
+}
+
+std::pair<data::Dataset, GenerationReport>
+ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& model) const {
+    const std::size_t n = config.events;
+    if (n == 0) {
+        throw ModelError("weighted generation needs a positive number of events");
+    }
+    std::size_t threads = config.threads == 0
+                              ? std::max<std::size_t>(1, std::thread::hardware_concurrency())
+                              : config.threads;
+    // Memory: the output columns (resident) plus, per thread, one event's working set (results
+    // go straight into the output columns).
+    // A model sees every edge, so then every edge's four-momentum is kept until it has run.
+    std::vector<std::size_t> stored = outputs_;
+    if (model) {
+        stored.resize(edges_.size());
+        std::iota(stored.begin(), stored.end(), std::size_t{0});
+    }
+    const std::size_t columns =
+        4 * stored.size() + scalars_.size() + (config.diagnostics ? 3 : 0) + (model ? 3 : 1);
+    const std::size_t output_bytes = columns * sizeof(double) * n;
+    const std::size_t per_event_work = sizeof(GeneratedEvent) +
+                                       edges_.size() * (sizeof(FourMomentum) + sizeof(double)) +
+                                       scalars_.size() * sizeof(double);
+    if (config.memory_bytes) {
+        const std::size_t budget = *config.memory_bytes;
+        if (budget < output_bytes + per_event_work) {
+            throw ModelError(fmt::format("{} generated events need {} bytes, more than the "
+                                         "memory budget of {} bytes",
+                                         n, output_bytes + per_event_work, budget));
+        }
+        threads = std::min(threads, (budget - output_bytes) / per_event_work);
+    }
+    const std::size_t chunk =
+        std::min(n, config.chunk_events == 0 ? kDefaultChunk : config.chunk_events);
+    const std::size_t chunks = (n + chunk - 1) / chunk;
+    threads = std::max<std::size_t>(1, std::min(threads, chunks));
+
+    // Columns filled in place by event index: E, px, py, pz per stored edge.
+    std::vector<std::vector<double>> p4(4 * stored.size(), std::vector<double>(n));
+    std::vector<std::vector<double>> scalar(scalars_.size(), std::vector<double>(n));
+    std::vector<double> weights(n);
+
+    std::atomic<std::size_t> next_chunk{0};
+    std::mutex failure_mutex;
+    std::size_t failed_index = std::numeric_limits<std::size_t>::max();
+    std::exception_ptr failure;
+    const auto work = [&] {
+        for (std::size_t c = next_chunk.fetch_add(1); c < chunks; c = next_chunk.fetch_add(1)) {
+            const std::size_t begin = c * chunk;
+            const std::size_t end = std::min(n, begin + chunk);
+            {
+                // Chunks after a failure cannot change which error is reported.
+                const std::lock_guard lock(failure_mutex);
+                if (begin > failed_index) {
+                    continue;
+                }
+            }
+            for (std::size_t i = begin; i < end; ++i) {
+                try {
+                    const GeneratedEvent e = event(i, config.seed);
+                    for (std::size_t k = 0; k < stored.size(); ++k) {
+                        const FourMomentum& p = e.p4s[stored[k]];
+                        p4[4 * k][i] = p.e;
+                        p4[4 * k + 1][i] = p.px;
+                        p4[4 * k + 2][i] = p.py;
+                        p4[4 * k + 3][i] = p.pz;
+                    }
+                    for (std::size_t s = 0; s < scalars_.size(); ++s) {
+                        scalar[s][i] = e.scalars[s];
+                    }
+                    weights[i] = e.weight;
+                } catch (...) {
+                    const std::lock_guard lock(failure_mutex);
+                    if (i < failed_index) {
+                        failed_index = i;
+                        failure = std::current_exception();
+                    }
+                    break;
+                }
+            }
+        }
+    };
+    if (threads <= 1) {
+        work();
+    } else {
+        std::vector<std::thread> pool;
+        pool.reserve(threads - 1);
+        try {
+            for (std::size_t t = 1; t < threads; ++t) {
+                pool.emplace_back(work);
+            }
+        } catch (const std::system_error&) {
+            // The system refused a thread: the workers share the chunks, so fewer of them make
+            // the same events.
+        }
+        work();
+        for (std::thread& thread : pool) {
+            thread.join();
+        }
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+
+    std::vector<data::ScalarInput> scalar_inputs;
+    for (std::size_t s = 0; s < scalars_.size(); ++s) {
+        scalar_inputs.push_back({scalars_[s].first, scalar[s]});
+    }
+    const auto p4_input = [&](std::size_t k) {
+        return data::P4Input{edges_[stored[k]].name, p4[4 * k], p4[4 * k + 1], p4[4 * k + 2],
+                             p4[4 * k + 3]};
+    };
+    std::vector<double> proposal_weights;
+    std::vector<double> model_values;
+    if (model) {
+        std::vector<data::P4Input> everything;
+        for (std::size_t k = 0; k < stored.size(); ++k) {
+            everything.push_back(p4_input(k));
+        }
+        model_values =
+            model(data::Dataset::from_arrays(std::span<const data::P4Input>(everything),
+                                             std::span<const data::ScalarInput>(scalar_inputs)));
+        if (model_values.size() != n) {
+            throw InternalError(
+                fmt::format("the model gave {} values for {} events", model_values.size(), n));
+        }
+        proposal_weights = weights;
+        for (std::size_t i = 0; i < n; ++i) {
+            // laddu's positive-real reduction: a target weight needs a model value above 0.
+            if (!(std::isfinite(model_values[i]) && model_values[i] > 0.0)) {
+                throw EvaluationError(
+                    fmt::format("event {}: the model value {} is not finite and positive (weighted "
+                                "generation weights events by a positive-real model)",
+                                i, model_values[i]));
+            }
+            weights[i] = proposal_weights[i] * model_values[i];
+        }
+    }
+
+    GenerationReport report;
+    report.requested = report.produced = report.proposals = n;
+    report.seed = config.seed;
+    report.chunk_events = chunk;
+    report.minimum_weight = std::numeric_limits<double>::infinity();
+    for (const double w : weights) {  // index order: the same sums for any thread count
+        report.maximum_weight = std::max(report.maximum_weight, w);
+        report.minimum_weight = std::min(report.minimum_weight, w);
+        report.sum_weights += w;
+        report.sum_squared_weights += w * w;
+    }
+    report.estimated_peak_bytes =
+        static_cast<std::uint64_t>(output_bytes + threads * per_event_work);
+
+    std::vector<data::P4Input> p4_inputs;
+    for (std::size_t k = 0; k < stored.size(); ++k) {
+        if (std::find(outputs_.begin(), outputs_.end(), stored[k]) != outputs_.end()) {
+            p4_inputs.push_back(p4_input(k));
+        }
+    }
+    const std::vector<double> ones(config.diagnostics && !model ? n : 0, 1.0);
+    if (config.diagnostics) {
+        // Without a model the proposal and target weights coincide and the model weight is 1.
+        scalar_inputs.push_back({kDiagnosticColumns[0], model ? proposal_weights : weights});
+        scalar_inputs.push_back({kDiagnosticColumns[1], model ? model_values : ones});
+        scalar_inputs.push_back({kDiagnosticColumns[2], weights});
+    }
+    return {data::Dataset::from_arrays(std::span<const data::P4Input>(p4_inputs),
+                                       std::span<const data::ScalarInput>(scalar_inputs), weights),
+            report};
+}
+
+}  // namespace laddu::generation
