@@ -61,36 +61,8 @@ private:
     // The rows of `batch` (base events [begin, end)) that the derived source takes, with their
     // bootstrap multiplicities applied to the weights.
     EventBatch derive(const EventBatch& batch, std::uint64_t begin, std::uint64_t end) {
-        const auto* rows = rows_.get();
-        local_.clear();
-        derived_rows_.clear();
-        if (rows == nullptr) {
-            for (std::uint64_t g = begin; g < end; ++g) {
-                local_.push_back(static_cast<std::size_t>(g - begin));
-                derived_rows_.push_back(g);
-            }
-            next_row_ = end;
-        } else {
-            while (derived_index_ < derived_.size()) {
-                if (next_row_ == derived_[derived_index_].second) {
-                    if (++derived_index_ == derived_.size()) {
-                        break;
-                    }
-                    next_row_ = derived_[derived_index_].first;
-                }
-                const std::uint64_t base_row = (*rows)[next_row_];
-                if (base_row >= end) {
-                    break;
-                }
-                if (base_row >= begin) {  // always: the base spans only the rows taken
-                    local_.push_back(static_cast<std::size_t>(base_row - begin));
-                    derived_rows_.push_back(next_row_);
-                }
-                ++next_row_;
-            }
-        }
-        const bool all = local_.size() == batch.size();
-        if (all && seeds_.empty()) {
+        match_rows(begin, end);
+        if (local_.size() == batch.size() && seeds_.empty()) {
             return batch;
         }
         std::vector<AlignedVector<double>> columns(batch.schema().n_batch_columns());
@@ -110,6 +82,38 @@ private:
             }
         }
         return EventBatch(batch.schema_ptr(), std::move(columns));
+    }
+
+    // Fills local_ (rows within the batch) and derived_rows_ (their derived rows) for the base
+    // events [begin, end), walking the requested derived ranges in step with the base.
+    void match_rows(std::uint64_t begin, std::uint64_t end) {
+        local_.clear();
+        derived_rows_.clear();
+        if (!rows_) {
+            for (std::uint64_t g = begin; g < end; ++g) {
+                local_.push_back(static_cast<std::size_t>(g - begin));
+                derived_rows_.push_back(g);
+            }
+            next_row_ = end;
+            return;
+        }
+        while (derived_index_ < derived_.size()) {
+            if (next_row_ == derived_[derived_index_].second) {
+                if (++derived_index_ == derived_.size()) {
+                    return;
+                }
+                next_row_ = derived_[derived_index_].first;
+            }
+            const std::uint64_t base_row = (*rows_)[next_row_];
+            if (base_row >= end) {
+                return;
+            }
+            if (base_row >= begin) {  // always: the base spans only the rows taken
+                local_.push_back(static_cast<std::size_t>(base_row - begin));
+                derived_rows_.push_back(next_row_);
+            }
+            ++next_row_;
+        }
     }
 
     std::shared_ptr<const std::vector<std::uint64_t>> rows_;

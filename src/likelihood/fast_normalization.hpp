@@ -104,6 +104,8 @@ public:
     ~ScopedStatisticsPerturbation();
     ScopedStatisticsPerturbation(const ScopedStatisticsPerturbation&) = delete;
     ScopedStatisticsPerturbation& operator=(const ScopedStatisticsPerturbation&) = delete;
+    ScopedStatisticsPerturbation(ScopedStatisticsPerturbation&&) = delete;
+    ScopedStatisticsPerturbation& operator=(ScopedStatisticsPerturbation&&) = delete;
 
 private:
     double previous_;

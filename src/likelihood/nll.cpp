@@ -201,6 +201,10 @@ UnbinnedNll::build(Kind kind, const expr::Model& model, const compile::CompiledM
     if (std::optional<FastNormalization> fast =
             FastNormalization::build(compiled, accepted, shared)) {
         state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
+        // FastNormalization::build finds statistics only in the compiler's decomposition.
+        if (!compiled.normalization) {
+            throw InternalError("normalisation statistics without a decomposition");
+        }
         const compile::NormalizationDecomposition& d = *compiled.normalization;
         state->strategy = d.strategy;
         if (d.residual_model) {

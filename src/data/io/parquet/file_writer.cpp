@@ -153,7 +153,85 @@ struct ParquetWriter::Impl {
 
     // Writes the first `count` pending rows as one row group.
     void flush(std::size_t count);
+
+    // Writes `rows` of `column` as PLAIN data pages of at most kPageRows values, adding their
+    // sizes to `cm`.
+    void write_pages(const Column& column, std::span<const double> rows,
+                     std::span<const std::uint8_t> flags, parquet::ColumnMetaData& cm);
 };
+
+namespace {
+
+// The min/max and null count of one column chunk (no min/max when it holds a NaN).
+void add_statistics(ColumnType type, std::span<const double> rows,
+                    std::span<const std::uint8_t> flags, parquet::ColumnMetaData& cm) {
+    bool has_nan = false;
+    double lo = 0.0;
+    double hi = 0.0;
+    std::size_t nulls = 0;
+    bool first = true;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!flags.empty() && flags[i] == 0) {
+            ++nulls;
+            continue;
+        }
+        const double v = rows[i];
+        if (first) {
+            lo = v;
+            hi = v;
+            first = false;
+        }
+        has_nan = has_nan || std::isnan(v);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    cm.statistics.null_count = static_cast<std::int64_t>(nulls);
+    if (!has_nan && !first) {
+        sign_zero_bounds(lo, hi);
+        cm.statistics.min_value.emplace();
+        cm.statistics.max_value.emplace();
+        append_value(*cm.statistics.min_value, type, lo);
+        append_value(*cm.statistics.max_value, type, hi);
+    }
+}
+
+}  // namespace
+
+void ParquetWriter::Impl::write_pages(const Column& column, std::span<const double> rows,
+                                      std::span<const std::uint8_t> flags,
+                                      parquet::ColumnMetaData& cm) {
+    for (std::size_t p = 0; p < rows.size(); p += kPageRows) {
+        const std::size_t n = std::min(kPageRows, rows.size() - p);
+        plain.clear();
+        if (flags.empty()) {
+            for (std::size_t i = 0; i < n; ++i) {
+                append_value(plain, column.type, rows[p + i]);
+            }
+        } else {
+            const auto page_flags = flags.subspan(p, n);
+            append_levels(plain, page_flags);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (page_flags[i] != 0) {
+                    append_value(plain, column.type, rows[p + i]);
+                }
+            }
+        }
+        const std::vector<std::uint8_t> body =
+            parquet::compress(codec, plain, options.compression_level);
+        parquet::PageHeader header;
+        header.type = static_cast<std::int32_t>(parquet::PageType::kDataPage);
+        header.uncompressed_page_size = static_cast<std::int32_t>(plain.size());
+        header.compressed_page_size = static_cast<std::int32_t>(body.size());
+        header.data = parquet::DataPageHeader{static_cast<std::int32_t>(n), 0, 3, 3};
+        parquet::encode_page_header(header, out);
+        const std::size_t header_size = out.size();
+        out.insert(out.end(), body.begin(), body.end());
+        file.write(out);
+        out.clear();
+        cm.total_uncompressed_size += static_cast<std::int64_t>(header_size + plain.size());
+        cm.total_compressed_size += static_cast<std::int64_t>(header_size + body.size());
+    }
+}
 
 void ParquetWriter::Impl::flush(std::size_t count) {
     parquet::RowGroup group;
@@ -172,66 +250,9 @@ void ParquetWriter::Impl::flush(std::size_t count) {
         cm.codec = static_cast<std::int32_t>(codec);
         cm.num_values = static_cast<std::int64_t>(count);
         cm.data_page_offset = static_cast<std::int64_t>(file.offset());
-        for (std::size_t p = 0; p < count; p += kPageRows) {
-            const std::size_t n = std::min(kPageRows, count - p);
-            plain.clear();
-            if (flags.empty()) {
-                for (std::size_t i = 0; i < n; ++i) {
-                    append_value(plain, column.type, rows[p + i]);
-                }
-            } else {
-                const auto page_flags = flags.subspan(p, n);
-                append_levels(plain, page_flags);
-                for (std::size_t i = 0; i < n; ++i) {
-                    if (page_flags[i] != 0) {
-                        append_value(plain, column.type, rows[p + i]);
-                    }
-                }
-            }
-            const std::vector<std::uint8_t> body =
-                parquet::compress(codec, plain, options.compression_level);
-            parquet::PageHeader header;
-            header.type = static_cast<std::int32_t>(parquet::PageType::kDataPage);
-            header.uncompressed_page_size = static_cast<std::int32_t>(plain.size());
-            header.compressed_page_size = static_cast<std::int32_t>(body.size());
-            header.data = parquet::DataPageHeader{static_cast<std::int32_t>(n), 0, 3, 3};
-            parquet::encode_page_header(header, out);
-            const std::size_t header_size = out.size();
-            out.insert(out.end(), body.begin(), body.end());
-            file.write(out);
-            out.clear();
-            cm.total_uncompressed_size += static_cast<std::int64_t>(header_size + plain.size());
-            cm.total_compressed_size += static_cast<std::int64_t>(header_size + body.size());
-        }
+        write_pages(column, rows, flags, cm);
         if (options.write_statistics && count > 0) {
-            bool has_nan = false;
-            double lo = 0.0;
-            double hi = 0.0;
-            std::size_t nulls = 0;
-            bool first = true;
-            for (std::size_t i = 0; i < count; ++i) {
-                if (!flags.empty() && flags[i] == 0) {
-                    ++nulls;
-                    continue;
-                }
-                const double v = rows[i];
-                if (first) {
-                    lo = v;
-                    hi = v;
-                    first = false;
-                }
-                has_nan = has_nan || std::isnan(v);
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
-            }
-            cm.statistics.null_count = static_cast<std::int64_t>(nulls);
-            if (!has_nan && !first) {
-                sign_zero_bounds(lo, hi);
-                cm.statistics.min_value.emplace();
-                cm.statistics.max_value.emplace();
-                append_value(*cm.statistics.min_value, column.type, lo);
-                append_value(*cm.statistics.max_value, column.type, hi);
-            }
+            add_statistics(column.type, rows, flags, cm);
         }
         group.total_byte_size += cm.total_uncompressed_size;
         parquet::ColumnChunk chunk;
@@ -354,6 +375,7 @@ void ParquetWriter::close() {
 void write_parquet_columns(const std::string& path, std::span<const ParquetWriteColumn> columns,
                            const ParquetWriteOptions& options) {
     std::vector<ParquetWriter::Column> declared;
+    declared.reserve(columns.size());
     for (const ParquetWriteColumn& column : columns) {
         declared.push_back({column.name, column.type, !column.valid.empty()});
     }
@@ -372,6 +394,7 @@ void write_parquet(const EventData& events, const std::string& path,
     const std::size_t count =
         schema.has_weight() || options.always_write_weight ? names.size() : names.size() - 1;
     std::vector<ParquetWriter::Column> declared;
+    declared.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
         declared.push_back({names[i], options.precision, false});
     }
@@ -379,6 +402,7 @@ void write_parquet(const EventData& events, const std::string& path,
     // Batch by batch: a file-backed source is never held whole, only the pending row group.
     events.for_each_batch({}, [&](const EventBatch& batch, std::uint64_t) {
         std::vector<ParquetWriteColumn> columns;
+        columns.reserve(count);
         for (std::size_t i = 0; i < count; ++i) {
             columns.push_back({names[i], options.precision, batch.column_at(i)});
         }
