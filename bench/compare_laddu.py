@@ -22,6 +22,13 @@ Gradients use reverse-mode autodiff in both (`--autodiff`). Optionally the stand
 kernel (/work/shared/bench/kmatrix-handwritten, f64 only) runs on the same events right after each
 K-matrix f64 JIT pair.
 
+Generation (`--only generation`): laddu's generating-mc channel (gamma p -> X p, X -> K_S K_S, beam
+8-9 GeV, X uniform on [1, 2] GeV, t slope 4 with 20% uniform), Generator.weighted and
+Generator.unweighted (pilot envelope, defaults) without a model, same seed in both, events/s. laddu
+generates on rayon's global pool, so each thread count runs in a child process with
+RAYON_NUM_THREADS=N (laddu-cpp gets Execution(threads=N)); the children also check that both
+libraries made the same number of proposals.
+
 Run with the bench venv and a Release build of the module:
 
     bash scripts/make-venv.sh bench
@@ -518,6 +525,84 @@ def bw_section(eng, args, rows, fits, checks):
 # ------------------------------------------------------------------------------------------------
 # Output.
 
+# ------------------------------------------------------------------------------------------------
+# Generation: weighted and unweighted K_S K_S events, each thread count in a child process.
+
+def generation_channel(lib):
+    """laddu's generating-mc tutorial channel (X from 1.0 GeV, above 2 m(K_S))."""
+    beam = lib.InitialMomentum.uniform_energy(low=8.0, high=9.0, direction=[0.0, 0.0, 1.0])
+    production = lib.VertexProposal.t_exchange(incoming="gamma", outgoing="X", slope=4.0, uniform_fraction=0.2)
+    return lib.Channel(
+        "gamma p -> K_S K_S p",
+        edges=[
+            lib.Edge("gamma", p4="gamma", particle=lib.particles.PHOTON, output=True, initial_momentum=beam),
+            lib.Edge("target", p4="target", particle=lib.particles.PROTON, output=True,
+                     initial_momentum=lib.InitialMomentum.momentum([0.0, 0.0, 0.0])),
+            lib.Edge("X", mass_proposal=lib.MassProposal(1.0, high=2.0)),
+            lib.Edge("recoil", p4="recoil", particle=lib.particles.PROTON, output=True),
+            lib.Edge("ks1", p4="ks1", particle=lib.particles.K_SHORT, output=True),
+            lib.Edge("ks2", p4="ks2", particle=lib.particles.K_SHORT, output=True),
+        ],
+        vertices=[
+            lib.Vertex("production", incoming=["gamma", "target"], outgoing=["X", "recoil"], generation=production),
+            lib.Vertex("decay", incoming=["X"], outgoing=["ks1", "ks2"], generation=lib.VertexProposal.isotropic()),
+        ],
+    )
+
+
+GENERATION_MODES = (("weighted", 1), ("unweighted", 10))  # unweighted runs 1/10 of the events
+
+
+def generation_worker(args):
+    """Child: times both libraries at one thread count; prints one JSON list of rows."""
+    import laddu
+    import laddu_cpp
+    threads = args.threads[0]
+    rows = []
+    for n in args.sizes:
+        for mode, divisor in GENERATION_MODES:
+            events = max(1, n // divisor)
+            generators = {"laddu": laddu.Generator(generation_channel(laddu)),
+                          "laddu_cpp": laddu_cpp.Generator(generation_channel(laddu_cpp))}
+            our_execution = laddu_cpp.Execution(threads=threads)
+            reports = {}
+
+            def call(name):
+                def run():
+                    kwargs = {"execution": our_execution} if name == "laddu_cpp" else {}
+                    _, reports[name] = getattr(generators[name], mode)(events, seed=KSKS_SEED, **kwargs)
+                return run
+
+            calls = {name: call(name) for name in generators}
+            for run in calls.values():  # warm up
+                run()
+            timing = race(calls, args.repeat or 5)
+            same = reports["laddu"].proposals == reports["laddu_cpp"].proposals
+            rows.append({"model": "generation", "mode": mode, "events": events, "threads": threads,
+                         "proposals": reports["laddu_cpp"].proposals, "same_proposals": same,
+                         "laddu_s": timing["laddu"][0], "laddu_cpp_s": timing["laddu_cpp"][0],
+                         "laddu_cpu_s": timing["laddu"][1], "laddu_cpp_cpu_s": timing["laddu_cpp"][1],
+                         "load_before": load_average()})
+    print(json.dumps(rows))
+
+
+def generation_section(args, rows, checks):
+    for threads in args.threads:
+        progress(f"generation {threads}t")
+        env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
+        command = [sys.executable, os.path.abspath(__file__), "--generation-worker", "--threads", str(threads),
+                   "--sizes", ",".join(str(n) for n in args.sizes), "--repeat", str(args.repeat)]
+        out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+        for row in json.loads(out.strip().splitlines()[-1]):
+            checks.append({"what": f"generation {row['mode']} {row['events']} {threads}t: same proposals",
+                           "ok": row["same_proposals"]})
+            if not row["same_proposals"]:
+                raise SystemExit(f"generation {row['mode']}: laddu and laddu-cpp made different proposal counts")
+            rows.append(row)
+            checkpoint()
+
+
+
 def fmt_ms(s):
     if s is None:
         return "—"
@@ -561,6 +646,20 @@ def markdown(rows, fits):
                      f" {r['laddu_cpp_s'] / r['laddu_s']:.3g} | {r['load_before']:.1f} |")
             out.append(line)
         out.append("")
+    gen = [r for r in rows if r["model"] == "generation"]
+    if gen:
+        out.append("**Generation**, laddu's K_S K_S channel without a model, same seed, wall ms per run (median), "
+                   "thousand events/s, laddu-cpp ÷ laddu time:")
+        out.append("")
+        out.append("| mode | events | proposals | threads | laddu ms | laddu-cpp ms | laddu k ev/s | laddu-cpp k ev/s "
+                   "| laddu-cpp ÷ laddu | load |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        for r in gen:
+            out.append(f"| {r['mode']} | {size_label(r['events'])} | {r['proposals']} | {r['threads']} | "
+                       f"{fmt_ms(r['laddu_s'])} | {fmt_ms(r['laddu_cpp_s'])} | {r['events'] / r['laddu_s'] / 1e3:.4g} | "
+                       f"{r['events'] / r['laddu_cpp_s'] / 1e3:.4g} | {r['laddu_cpp_s'] / r['laddu_s']:.3g} | "
+                       f"{r['load_before']:.1f} |")
+        out.append("")
     if fits:
         out.append("**README Breit-Wigner fit** from (mass, width) = (1.0, 0.1), L-BFGS-B in both, a fresh "
                    "likelihood per fit (preparation and compilation included), wall ms (median):")
@@ -597,7 +696,8 @@ def main():
                         help="timed calls per library and cell (0: 41 at 1e4, 15 at 1e5, 5 at 1e6)")
     parser.add_argument("--autodiff", default="reverse", choices=["reverse", "forward", "auto"],
                         help="both libraries' autodiff mode for value+gradient (default reverse)")
-    parser.add_argument("--only", choices=["kmatrix", "breit_wigner"], help="one model only")
+    parser.add_argument("--only", choices=["kmatrix", "breit_wigner", "generation"], help="one section only")
+    parser.add_argument("--generation-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--no-handwritten", dest="handwritten", action="store_false",
                         help=f"skip {HANDWRITTEN_DIR}/kmatrix-handwritten (run at >= 1e5 events)")
     parser.add_argument("--no-fit", dest="fit", action="store_false", help="skip the Breit-Wigner fit")
@@ -611,6 +711,9 @@ def main():
     args.backends = args.backends.split(",")
     if args.quick:
         args.sizes, args.threads, args.repeat = [10000], [1], args.repeat or 3
+    if args.generation_worker:
+        generation_worker(args)
+        return
     if args.handwritten and not os.access(os.path.join(HANDWRITTEN_DIR, "kmatrix-handwritten"), os.X_OK):
         args.handwritten = False
 
@@ -647,6 +750,8 @@ def main():
         kmatrix_section(eng, args, rows, checks)
     if args.only in (None, "breit_wigner"):
         bw_section(eng, args, rows, fits if args.fit else [], checks)
+    if args.only in (None, "generation"):
+        generation_section(args, rows, checks)
     meta["load_end"] = list(os.getloadavg())
     loads = [r["load_before"] for r in rows]
     print()

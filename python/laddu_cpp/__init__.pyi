@@ -401,6 +401,15 @@ class GenerationReport:
     def proven_piecewise_regions(self) -> int | None: ...
     @property
     def proven_subdivisions(self) -> int | None: ...
+    # laddu-cpp extras: fields of laddu's Rust GenerationReport its Python class leaves out.
+    @property
+    def pilot_proposals(self) -> int: ...
+    @property
+    def envelope_updates(self) -> int: ...
+    @property
+    def envelope_kind(self) -> str | None: ...
+    @property
+    def sum_squared_weights(self) -> float: ...
 
 class Generator:
     def __init__(self, channel: Channel, *, scalars: Mapping[str, ScalarSource] | None = None) -> None: ...
@@ -415,6 +424,23 @@ class Generator:
         execution: Execution | None = None,
         memory: MemoryBudget | MemoryPlan | int | str | None = None,
         seed: int = 0,
+        diagnostics: bool = False,
+    ) -> tuple[Dataset, GenerationReport]: ...
+    def unweighted(
+        self,
+        events: int,
+        model: Model | None = None,
+        *,
+        parameters: Sequence[float] | npt.ArrayLike | Mapping[str, float] | None = None,
+        execution: Execution | None = None,
+        memory: MemoryBudget | MemoryPlan | int | str | None = None,
+        seed: int = 0,
+        max_proposals: int | None = None,
+        max_weight: float | None = None,
+        proven_envelope: bool = False,
+        pilot_proposals: int = 10000,
+        safety_factor: float = 2.0,
+        grow_envelope: bool = False,
         diagnostics: bool = False,
     ) -> tuple[Dataset, GenerationReport]: ...
 

@@ -1,7 +1,7 @@
 // laddu's channel-driven generation for Python: MassProposal, ScalarSource, InitialMomentum,
-// VertexProposal (proposals hooked into Edge/Vertex by bind_physics.cpp), Generator.weighted
-// returning (ld.Dataset, GenerationReport) with optional model weights (ld.Model.evaluate on
-// the generated events), and Channel.validate_generation(). Names,
+// VertexProposal (proposals hooked into Edge/Vertex by bind_physics.cpp), Generator.weighted and
+// Generator.unweighted returning (ld.Dataset, GenerationReport) with optional model weights
+// (ld.Model.evaluate on the generated events), and Channel.validate_generation(). Names,
 // signatures, defaults and the ValueErrors laddu raises for bad arguments follow laddu 0.21.4's
 // python/generation.rs; failures inside the engine are ld.ModelError (an ld.LadduError).
 // laddu-cpp binds no Histogram class, so the histogram constructors take any object with
@@ -75,6 +75,19 @@ void bind_report(py::module_& module) {
         .def_readonly("minimum_weight", &GenerationReport::minimum_weight)
         .def_readonly("sum_weights", &GenerationReport::sum_weights)
         .def_readonly("seed", &GenerationReport::seed)
+        // laddu's Rust report fields that its Python class leaves out (laddu-cpp extras).
+        .def_readonly("pilot_proposals", &GenerationReport::pilot_proposals)
+        .def_readonly("envelope_updates", &GenerationReport::envelope_updates)
+        .def_readonly("sum_squared_weights", &GenerationReport::sum_squared_weights)
+        .def_property_readonly(
+            "envelope_kind",
+            [](const GenerationReport& r) -> py::object {
+                if (!r.envelope_kind) {
+                    return py::none();
+                }
+                return py::str(*r.envelope_kind == generation::EnvelopeKind::kStrict ? "strict"
+                                                                                     : "pilot");
+            })
         .def_readonly("chunk_events", &GenerationReport::chunk_events)
         .def_readonly("estimated_peak_bytes", &GenerationReport::estimated_peak_bytes)
         // laddu-cpp does not track an allocator high-water mark; the proven-envelope fields
@@ -246,6 +259,40 @@ std::size_t execution_threads(const py::object& execution) {
         .resolved_threads();
 }
 
+// Model.evaluate on generated events (every edge and scalar, as laddu's evaluator sees them),
+// with the GIL taken back; None without a model (then `parameters` must be None too).
+generation::ModelWeights model_weights(const py::module_& module, const py::object& model,
+                                       const py::object& parameters, const py::object& execution) {
+    if (model.is_none()) {
+        if (!parameters.is_none()) {
+            throw py::value_error("parameters require a model");
+        }
+        return {};
+    }
+    if (!py::isinstance(model, module.attr("Model"))) {
+        throw py::type_error("model must be an ld.Model or None, got " + python_type_name(model));
+    }
+    return [model, parameters, execution](const data::Dataset& generated) {
+        const py::gil_scoped_acquire gil;
+        const py::object values =
+            model.attr("evaluate")(resident(generated), py::arg("parameters") = parameters,
+                                   py::arg("execution") = execution, py::arg("real") = true);
+        return values.cast<std::vector<double>>();
+    };
+}
+
+// The byte budget of memory= (None or unlimited: none).
+std::optional<std::size_t> memory_bytes(const py::object& memory) {
+    if (memory.is_none()) {
+        return std::nullopt;
+    }
+    const runtime::MemoryPlan plan = host_budget(memory);
+    if (plan.is_unlimited()) {
+        return std::nullopt;
+    }
+    return plan.resolve();
+}
+
 void bind_generator(py::module_& module) {
     using generation::ChannelGenerator;
     py::class_<ChannelGenerator>(module, "Generator",
@@ -265,38 +312,79 @@ void bind_generator(py::module_& module) {
              }),
              py::arg("channel"), py::kw_only(), py::arg("scalars") = py::none())
         .def(
+            "unweighted",
+            [module](const ChannelGenerator& self, std::size_t events, const py::object& model,
+                     const py::object& parameters, const py::object& execution,
+                     const py::object& memory, std::uint64_t seed,
+                     std::optional<std::size_t> max_proposals, std::optional<double> max_weight,
+                     bool proven_envelope, std::size_t pilot_proposals, double safety_factor,
+                     bool grow_envelope, bool diagnostics) {
+                // laddu's ValueErrors, in its order.
+                if (model.is_none() && !parameters.is_none()) {
+                    throw py::value_error("parameters require a model");
+                }
+                if (proven_envelope && max_weight) {
+                    throw py::value_error("proven_envelope and max_weight are mutually exclusive");
+                }
+                if (proven_envelope && !model.is_none()) {
+                    throw py::value_error("proven_envelope is valid only when model is omitted");
+                }
+                if (proven_envelope && grow_envelope) {
+                    throw py::value_error("proven_envelope cannot be combined with grow_envelope");
+                }
+                if (proven_envelope) {
+                    throw ModelError("proven_envelope=True (laddu's interval-arithmetic proof of "
+                                     "the phase-space envelope) is not implemented in laddu-cpp; "
+                                     "use the pilot envelope (the default) or max_weight=");
+                }
+                generation::UnweightedConfig config{.events = events,
+                                                    .seed = seed,
+                                                    .threads = execution_threads(execution),
+                                                    .max_proposals = max_proposals,
+                                                    .max_weight = max_weight,
+                                                    .pilot_proposals = pilot_proposals,
+                                                    .safety_factor = safety_factor,
+                                                    .grow_envelope = grow_envelope,
+                                                    .diagnostics = diagnostics,
+                                                    .chunk_events = 0,
+                                                    .memory_bytes = memory_bytes(memory)};
+                const generation::ModelWeights weights =
+                    model_weights(module, model, parameters, execution);
+                std::pair<data::Dataset, generation::GenerationReport> result;
+                {
+                    const py::gil_scoped_release release;
+                    result = self.unweighted(config, weights);
+                }
+                return py::make_tuple(resident(std::move(result.first)), result.second);
+            },
+            py::arg("events"), py::arg("model") = py::none(), py::kw_only(),
+            py::arg("parameters") = py::none(), py::arg("execution") = py::none(),
+            py::arg("memory") = py::none(), py::arg("seed") = 0,
+            py::arg("max_proposals") = py::none(), py::arg("max_weight") = py::none(),
+            py::arg("proven_envelope") = false, py::arg("pilot_proposals") = 10'000,
+            py::arg("safety_factor") = 2.0, py::arg("grow_envelope") = false,
+            py::arg("diagnostics") = false,
+            "(dataset, report): `events` unit-weight events accepted with probability "
+            "w / envelope, w the proposal weight (times model.evaluate(...) at `parameters`, "
+            "each > 0, with a model). The envelope is max_weight, or the largest weight of "
+            "pilot_proposals pilot proposals × safety_factor (after laddu's importance "
+            "adaptation of one mass proposal and the default decays); a weight above it is an "
+            "ld.ModelError, or with grow_envelope=True grows the envelope to weight × "
+            "safety_factor and thins the events accepted so far. max_proposals bounds the "
+            "production proposals (ld.ModelError when exhausted). Events depend only on the "
+            "seed, not on the threads of execution.")
+        .def(
             "weighted",
             [module](const ChannelGenerator& self, std::size_t events, const py::object& model,
                      const py::object& parameters, const py::object& execution,
                      const py::object& memory, std::uint64_t seed, bool diagnostics) {
-                generation::ModelWeights weights;
-                if (!model.is_none()) {
-                    if (!py::isinstance(model, module.attr("Model"))) {
-                        throw py::type_error("model must be an ld.Model or None, got " +
-                                             python_type_name(model));
-                    }
-                    // Runs on this thread after the events are made, with the GIL taken back:
-                    // Model.evaluate on every edge and scalar, as laddu's evaluator sees them.
-                    weights = [&](const data::Dataset& generated) {
-                        const py::gil_scoped_acquire gil;
-                        const py::object values = model.attr("evaluate")(
-                            resident(generated), py::arg("parameters") = parameters,
-                            py::arg("execution") = execution, py::arg("real") = true);
-                        return values.cast<std::vector<double>>();
-                    };
-                } else if (!parameters.is_none()) {
-                    throw py::value_error("parameters require a model");
-                }
+                const generation::ModelWeights weights =
+                    model_weights(module, model, parameters, execution);
                 generation::WeightedConfig config{.events = events,
                                                   .seed = seed,
                                                   .threads = execution_threads(execution),
                                                   .diagnostics = diagnostics};
-                if (!memory.is_none()) {
-                    const runtime::MemoryPlan plan = host_budget(memory);
-                    if (!plan.is_unlimited()) {
-                        config.memory_bytes = plan.resolve();
-                    }
-                }
+                config.memory_bytes = memory_bytes(memory);
                 std::pair<data::Dataset, generation::GenerationReport> result;
                 {
                     const py::gil_scoped_release release;

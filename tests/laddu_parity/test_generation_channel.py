@@ -231,3 +231,102 @@ def test_model_weighted_events_match_laddu():
     for lib in (laddu, ld):
         with pytest.raises(lib.LadduError, match="positive"):
             tutorial_generator(lib).weighted(10, model=lib.Model(lib.scalar("pol_magnitude") - 1.0), seed=1)
+
+
+# Unweighted generation: laddu's accept rule reads its own counter-based stream (stream 2), the
+# pilot streams 1 and 2 and the importance adaptation are deterministic, so the same seed gives
+# the same accepted events and the same report, with or without a model and a grown envelope.
+UNWEIGHTED_REPORT_FIELDS = ("requested", "produced", "proposals", "rejected", "acceptance_rate", "seed",
+                            "chunk_events", "proven_weight_interval")
+
+
+def default_decay_channel(lib):
+    """The tutorial channel with the decay left to the generator's default (adaptable) decay."""
+    beam = lib.InitialMomentum.uniform_energy(low=8.0, high=9.0, direction=[0.0, 0.0, 1.0])
+    production = lib.VertexProposal.t_exchange(incoming="gamma", outgoing="X", slope=4.0, uniform_fraction=0.2)
+    return lib.Channel(
+        "gamma p -> K_S K_S p",
+        edges=[
+            lib.Edge("gamma", p4="gamma", particle=lib.particles.PHOTON, output=True, initial_momentum=beam),
+            lib.Edge("target", p4="target", particle=lib.particles.PROTON, output=True,
+                     initial_momentum=lib.InitialMomentum.momentum([0.0, 0.0, 0.0])),
+            lib.Edge("X", mass_proposal=lib.MassProposal(1.0, high=2.0)),
+            lib.Edge("recoil", p4="recoil", particle=lib.particles.PROTON, output=True),
+            lib.Edge("ks1", p4="ks1", particle=lib.particles.K_SHORT, output=True),
+            lib.Edge("ks2", p4="ks2", particle=lib.particles.K_SHORT, output=True),
+        ],
+        vertices=[
+            lib.Vertex("production", incoming=["gamma", "target"], outgoing=["X", "recoil"], generation=production),
+            lib.Vertex("decay", incoming=["X"], outgoing=["ks1", "ks2"]),
+        ],
+    )
+
+
+def resonance_model(lib, channel):
+    """A K_S K_S resonance with a cos θ modulation: both the mass and the decay adaptation pay."""
+    bw = lib.relativistic_breit_wigner(channel.s("X"), mass=lib.parameter("m0", initial=1.5),
+                                       width=lib.parameter("w0", initial=0.1), mass1=lib.particles.K_SHORT.mass,
+                                       mass2=lib.particles.K_SHORT.mass, l=0)
+    c = lib.Vec4.event("ks1").vec3().costheta()
+    return lib.Model(bw.norm_sqr() * (0.2 + c * c))
+
+
+def assert_same_unweighted(ours, our_report, theirs, their_report):
+    assert ours.p4_names() == theirs.p4_names()
+    assert ours.scalar_names() == theirs.scalar_names()
+    assert len(ours) == len(theirs)
+    for name in ours.p4_names():
+        mine, reference = p4(ld, ours, name), p4(laddu, theirs, name)
+        np.testing.assert_allclose(mine, reference, rtol=EVENT_RTOL, atol=EVENT_RTOL * np.abs(reference).max(), err_msg=name)
+    np.testing.assert_array_equal(np.asarray(ours.weights()), np.asarray(theirs.weights()))
+    for field in UNWEIGHTED_REPORT_FIELDS:
+        assert getattr(our_report, field) == getattr(their_report, field), field
+    for field in ("envelope", "sum_weights", "maximum_weight", "minimum_weight"):
+        assert getattr(our_report, field) == pytest.approx(getattr(their_report, field), rel=EVENT_RTOL), field
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"pilot_proposals": 100, "safety_factor": 1.01, "grow_envelope": True},
+    {"max_weight": 2e-3, "max_proposals": 200_000},
+])
+def test_unweighted_phase_space_matches_laddu_event_by_event(options):
+    theirs, their_report = tutorial_generator(laddu).unweighted(3000, seed=17, **options)
+    ours, our_report = tutorial_generator(ld).unweighted(3000, seed=17, **options)
+    assert_same_unweighted(ours, our_report, theirs, their_report)
+
+
+def test_unweighted_model_with_adapted_proposals_matches_laddu_event_by_event():
+    runs = {}
+    for lib in (laddu, ld):
+        channel = default_decay_channel(lib)
+        runs[lib] = lib.Generator(channel).unweighted(3000, resonance_model(lib, channel), parameters={"m0": 1.45},
+                                                       seed=5, pilot_proposals=20_000, diagnostics=True)
+    (theirs, their_report), (ours, our_report) = runs[laddu], runs[ld]
+    assert our_report.pilot_proposals == 40_000  # both pilots: the adaptation was learned
+    assert_same_unweighted(ours, our_report, theirs, their_report)
+    for column in ("__laddu_proposal_weight", "__laddu_model_weight", "__laddu_target_weight"):
+        np.testing.assert_allclose(np.asarray(ours.column(column)),
+                                   np.asarray(theirs.evaluate(laddu.scalar(column), real=True)), rtol=1e-9)
+
+
+def test_unweighted_tutorial_distributions_agree_for_independent_seeds():
+    theirs, _ = tutorial_generator(laddu).unweighted(5000, seed=101)
+    ours, _ = tutorial_generator(ld).unweighted(5000, seed=202)
+    for name in ("ks1", "recoil"):
+        for k, component in enumerate(("E", "pz")):
+            column = 0 if component == "E" else 3
+            assert stats.ks_2samp(p4(ld, ours, name)[:, column], p4(laddu, theirs, name)[:, column]).pvalue > 1e-3, (name, k)
+
+
+def test_unweighted_errors_match_laddus():
+    for lib, error in ((laddu, laddu.LadduError), (ld, ld.LadduError)):
+        generator = tutorial_generator(lib)
+        with pytest.raises(error, match="accepted"):
+            generator.unweighted(1000, seed=1, max_proposals=1500)
+        with pytest.raises(error, match="envelope"):
+            generator.unweighted(100, seed=5, max_weight=1e-6)
+        with pytest.raises(ValueError, match="parameters require a model"):
+            generator.unweighted(10, parameters=[1.0])
+        with pytest.raises(ValueError, match="mutually exclusive"):
+            generator.unweighted(10, proven_envelope=True, max_weight=1.0)

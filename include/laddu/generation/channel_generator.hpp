@@ -1,5 +1,6 @@
-// laddu/generation/channel_generator.hpp: weighted Monte Carlo events of a physics::Channel
-// (laddu's Generator / ChannelGenerator), driven by per-edge and per-vertex proposals.
+// laddu/generation/channel_generator.hpp: weighted and unweighted (accept-reject) Monte Carlo
+// events of a physics::Channel (laddu's Generator / ChannelGenerator), driven by per-edge and
+// per-vertex proposals; unweighted() is documented at its declaration and in docs/generation.md.
 //
 // An event is built in laddu's order:
 //   1. each initial edge (consumed, never produced; channel order) gets its InitialMomentum;
@@ -82,6 +83,35 @@ struct WeightedConfig {
     std::optional<std::size_t> memory_bytes{};
 };
 
+/// Options of ChannelGenerator::unweighted (laddu's UnweightedConfig, with the envelope mode
+/// and overflow policy its Python Generator.unweighted builds from max_weight, pilot_proposals,
+/// safety_factor and grow_envelope).
+struct UnweightedConfig {
+    std::size_t events = 0;   ///< accepted events to produce (> 0)
+    std::uint64_t seed = 0;   ///< the run's seed
+    std::size_t threads = 0;  ///< worker threads; 0: std::thread::hardware_concurrency()
+    /// Stop with a ModelError after this many production proposals (pilot proposals are not
+    /// counted); none: no limit. At least `events`.
+    std::optional<std::size_t> max_proposals{};
+    /// A strict envelope (laddu's EnvelopeMode::Strict); none: estimate one from a pilot.
+    std::optional<double> max_weight{};
+    std::size_t pilot_proposals = 10'000;  ///< pilot proposals (> 0) without max_weight
+    double safety_factor = 2.0;            ///< pilot maximum × this; also the growth factor
+    /// A target weight above the envelope grows it to weight × safety_factor and thins the
+    /// events accepted so far (laddu's EnvelopeOverflow::Grow); false: a ModelError.
+    bool grow_envelope = false;
+    bool diagnostics = false;  ///< add the __laddu_{proposal,model,target}_weight columns
+    /// Proposals per batch; 0: max(events, pilot_proposals), laddu's batch when the memory
+    /// budget holds them all. The batch decides where a grown envelope takes effect.
+    std::size_t chunk_events = 0;
+    /// Host-memory budget in bytes; a tight one shrinks the default batch (a ModelError when it
+    /// no longer holds the pilot, as in laddu).
+    std::optional<std::size_t> memory_bytes{};
+};
+
+/// Where an unweighting envelope came from (laddu's EnvelopeKind, without ProvenPhaseSpace).
+enum class EnvelopeKind : unsigned char { kStrict, kPilot };
+
 /// What a run did (laddu's GenerationReport; weighted runs propose exactly what they produce).
 struct GenerationReport {
     std::size_t requested = 0;
@@ -89,7 +119,9 @@ struct GenerationReport {
     std::size_t proposals = 0;
     std::size_t pilot_proposals = 0;
     std::size_t rejected = 0;
-    std::optional<double> envelope{};  ///< unweighting envelope (none for weighted runs)
+    std::optional<double> envelope{};             ///< unweighting envelope (none for weighted runs)
+    std::optional<EnvelopeKind> envelope_kind{};  ///< none for weighted runs
+    std::size_t envelope_updates = 0;             ///< times a grown envelope was raised
     double maximum_weight = 0.0;
     double minimum_weight = 0.0;
     double sum_weights = 0.0;
@@ -152,7 +184,41 @@ public:
     [[nodiscard]] std::pair<data::Dataset, GenerationReport>
     weighted(const WeightedConfig& config, const ModelWeights& model = {}) const;
 
+    /// `config.events` unit-weight events by accept-reject on the target weight w (proposal
+    /// weight, times the model value with `model`), as laddu's generate_unweighted:
+    ///  * envelope: max_weight, or else the pilot: proposals 0..P−1 of stream 1 (P =
+    ///    pilot_proposals) with the model, from which an importance adaptation is learned (the
+    ///    mass proposal of the one edge, and the cos θ of each default decay, whose reweighting
+    ///    raises the pilot's efficiency Σw / (P · max w) by ≥ 2 %); with an adaptation a second
+    ///    pilot (stream 2) uses it. Envelope = largest pilot weight × safety_factor;
+    ///    report.pilot_proposals counts both pilots;
+    ///  * production: proposal i (stream 0, with the adaptation) is accepted iff
+    ///    u_i · envelope ≤ w_i, u_i the uniform of derive_seed(seed, 2, i, 0); the first
+    ///    `events` accepted proposals are kept, in index order, in batches of chunk_events;
+    ///  * w_i > envelope: ModelError (the index, weight and envelope), or with grow_envelope the
+    ///    envelope becomes the batch's largest overflowing weight × safety_factor and the
+    ///    events accepted so far are thinned by the same rule (report.envelope_updates);
+    ///  * max_proposals exhausted first: ModelError naming accepted/requested, the envelope and
+    ///    the remedies.
+    /// Events depend on the seed (and with grow_envelope on chunk_events), not on threads.
+    [[nodiscard]] std::pair<data::Dataset, GenerationReport>
+    unweighted(const UnweightedConfig& config, const ModelWeights& model = {}) const;
+
 private:
+    struct Adaptations;
+    struct Proposal;
+
+    [[nodiscard]] Proposal propose(std::uint64_t index, std::uint64_t seed, std::uint64_t stream,
+                                   const Adaptations* adaptations) const;
+    [[nodiscard]] std::vector<Proposal> propose_range(std::uint64_t start, std::size_t count,
+                                                      std::uint64_t seed, std::uint64_t stream,
+                                                      const Adaptations* adaptations,
+                                                      std::size_t threads) const;
+    void apply_model(std::vector<Proposal>& proposals, const ModelWeights& model) const;
+    [[nodiscard]] Adaptations learn_adaptations(const std::vector<Proposal>& pilot) const;
+    [[nodiscard]] data::Dataset output_dataset(const std::vector<Proposal>& events,
+                                               bool diagnostics, bool with_model) const;
+
     struct EdgePlan {
         std::string name;
         std::optional<double> mass;  // fixed mass, or none with a proposal
@@ -165,6 +231,7 @@ private:
         std::vector<std::size_t> incoming;
         std::vector<std::size_t> outgoing;
         VertexProposal proposal;
+        bool adaptive_decay = false;  // a default isotropic decay (may learn its cos θ)
     };
 
     std::vector<EdgePlan> edges_;
