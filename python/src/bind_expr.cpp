@@ -16,6 +16,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/expr/expr.hpp>
+#include <laddu/expr/json.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/expr/parameter.hpp>
 #include <laddu/expr/print.hpp>
@@ -50,6 +51,16 @@ Expr to_expr(const py::handle& value) {
 }
 
 namespace {
+
+// laddu's from_json raises ValueError for input it cannot read; so does ours, with the message.
+template <typename F>
+auto from_json_or_value_error(const F& read) {
+    try {
+        return read();
+    } catch (const ModelError& error) {
+        throw py::value_error(error.what());
+    }
+}
 
 Expr power(const Expr& base, const py::object& exponent) {
     if (py::isinstance<py::int_>(exponent) && !py::isinstance<py::bool_>(exponent)) {
@@ -217,7 +228,16 @@ void bind_expr(py::module_& module) {
         .def(
             "dot", [](const Expr& a) { return expr::to_dot(a); },
             "The graph in Graphviz DOT format.")
-        .def("equation", [](const Expr& a) { return expr::to_string(a); });
+        .def("equation", [](const Expr& a) { return expr::to_string(a); })
+        .def(
+            "to_json", [](const Expr& a) { return expr::to_json(a); },
+            "The expression graph as JSON, in laddu's format.")
+        .def_static(
+            "from_json",
+            [](const std::string& json) {
+                return from_json_or_value_error([&] { return expr::expr_from_json(json); });
+            },
+            py::arg("json"), "The expression a to_json() string (laddu's or ours) describes.");
     py::implicitly_convertible<double, Expr>();
     py::implicitly_convertible<std::complex<double>, Expr>();
 
@@ -274,6 +294,15 @@ void bind_expr(py::module_& module) {
         .def(py::init([](const py::object& e) { return expr::Model(to_expr(e)); }),
              py::arg("expression"))
         .def_property_readonly("expression", &expr::Model::expression)
+        .def(
+            "to_json", [](const expr::Model& m) { return expr::to_json(m); },
+            "The model as JSON, in laddu's format (the graph of its intensity).")
+        .def_static(
+            "from_json",
+            [](const std::string& json) {
+                return from_json_or_value_error([&] { return expr::model_from_json(json); });
+            },
+            py::arg("json"), "The model a to_json() string (laddu's or ours) describes.")
         // laddu's Model.parameter_names lists the free parameters only (the order of parameter
         // vectors and of default_parameters); fixed ones are left out.
         .def_property_readonly("parameter_names",

@@ -396,6 +396,8 @@ COVERED = {
     "Expr.tagged": "test_expressions.py::test_tagged_projection",
     "Expr.dot": "test_expressions.py::test_text_forms",
     "Expr.equation": "test_expressions.py::test_text_forms",
+    "Expr.to_json": "test_json.py::test_expressions_read_across_the_libraries",
+    "Expr.from_json": "test_json.py::test_expressions_read_across_the_libraries",
 }
 
 # Common names that the other half of the suite (kinematics, datasets, likelihoods, fits) or no
