@@ -4,6 +4,7 @@
 // quantum_numbers.hpp, particle.hpp, particle_catalog.hpp, selection_rules.hpp,
 // partial_waves.hpp). Values are converted as laddu converts them: an int, a fractions.Fraction
 // (anything with numerator/denominator) or a float (anything with __float__, including J and M).
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -216,17 +217,82 @@ void def_spin_methods(py::class_<T>& cls, const char* name, Get get) {
     });
 }
 
+// laddu's to_json()/from_json() of a value type: its serde form as compact JSON text. `to` gives
+// the JSON value, `from` reads one back (a ValueError for a value of the wrong type or range, as
+// serde's errors are in laddu); text that does not parse is a ValueError too.
+template <typename T, typename To, typename From>
+void def_json(py::class_<T>& cls, To to, From from) {
+    cls.def("to_json",
+            [to](const T& v) {
+                return py::module_::import("json")
+                    .attr("dumps")(to(v), py::arg("separators") = py::make_tuple(",", ":"))
+                    .template cast<std::string>();
+            })
+        .def_static(
+            "from_json",
+            [from](const std::string& text) {
+                py::object value;
+                try {
+                    value = py::module_::import("json").attr("loads")(text);
+                } catch (py::error_already_set& e) {
+                    throw py::value_error(std::string("not JSON: ") + e.what());
+                }
+                try {
+                    return from(value);
+                } catch (const Error& e) {
+                    throw py::value_error(e.what());
+                }
+            },
+            py::arg("json"));
+}
+
+// A JSON integer (not a bool) of `what`, else ValueError.
+std::int64_t json_integer(const py::handle& value, const char* what) {
+    if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value)) {
+        throw py::value_error(
+            std::string(what) + " must be a JSON integer, got " +
+            std::string(py::str(py::module_::import("json").attr("dumps")(value))));
+    }
+    return value.cast<std::int64_t>();
+}
+
+// One of `names` as a JSON string, else ValueError naming them.
+template <std::size_t N>
+std::size_t json_choice(const py::handle& value, const std::array<const char*, N>& names) {
+    if (py::isinstance<py::str>(value)) {
+        const auto text = value.cast<std::string>();
+        for (std::size_t k = 0; k < N; ++k) {
+            if (text == names[k]) {
+                return k;
+            }
+        }
+    }
+    std::string list;
+    for (const char* name : names) {
+        list += std::string(list.empty() ? "" : ", ") + "\"" + name + "\"";
+    }
+    throw py::value_error("expected one of " + list + ", got " +
+                          std::string(py::str(py::module_::import("json").attr("dumps")(value))));
+}
+
 void bind_angular_momentum(py::module_& m) {
     py::class_<J> j(m, "J", "An exact total angular momentum J (integer or half-integer).");
     j.def(py::init(&extract_j), py::arg("value"));
     def_spin_methods(j, "J", [](const J& v) { return v; });
     j.def("__add__", [](const J& a, const py::object& b) { return a + extract_j(b); });
+    // laddu writes J, S and M as twice their value, L as its value.
+    def_json(
+        j, [](const J& v) { return py::int_(v.doubled()); },
+        [](const py::object& v) { return J::from_doubled(json_integer(v, "J")); });
 
     py::class_<SpinS> s(m, "S", "An exact spin S (integer or half-integer; the same values as J).");
     s.def(py::init([](const py::object& v) { return SpinS{extract_j(v)}; }), py::arg("value"));
     def_spin_methods(s, "S", [](const SpinS& v) { return v.inner; });
     s.def("__add__",
           [](const SpinS& a, const py::object& b) { return SpinS{a.inner + extract_j(b)}; });
+    def_json(
+        s, [](const SpinS& v) { return py::int_(v.inner.doubled()); },
+        [](const py::object& v) { return SpinS{J::from_doubled(json_integer(v, "S"))}; });
 
     py::class_<L> l(m, "L", "An exact orbital angular momentum L (a non-negative integer).");
     l.def(py::init(&extract_l), py::arg("value"))
@@ -239,6 +305,9 @@ void bind_angular_momentum(py::module_& m) {
         .def("__repr__", [](const L& v) { return "L(" + std::to_string(v.value()) + ")"; })
         .def("__str__", &L::letter);
     def_compare(l, extract_l, [](const auto& v) { return std::int64_t{v.value()}; });
+    def_json(
+        l, [](const L& v) { return py::int_(v.value()); },
+        [](const py::object& v) { return L::from_integer(json_integer(v, "L")); });
 
     py::class_<M> mm(m, "M", "An exact signed projection or helicity M.");
     mm.def(py::init(&extract_m), py::arg("value"))
@@ -252,6 +321,9 @@ void bind_angular_momentum(py::module_& m) {
         .def("__add__", [](const M& a, const py::object& b) { return a + extract_m(b); })
         .def("__sub__", [](const M& a, const py::object& b) { return a - extract_m(b); });
     def_compare(mm, extract_m, [](const auto& v) { return std::int64_t{v.doubled()}; });
+    def_json(
+        mm, [](const M& v) { return py::int_(v.doubled()); },
+        [](const py::object& v) { return M::from_doubled(json_integer(v, "M")); });
 }
 
 void bind_discrete(py::module_& m) {
@@ -268,6 +340,12 @@ void bind_discrete(py::module_& m) {
     def_compare(parity, extract_parity, [](Parity p) { return physics::parity_value(p); });
     parity.attr("POSITIVE") = py::cast(Parity::kPositive);
     parity.attr("NEGATIVE") = py::cast(Parity::kNegative);
+    static constexpr std::array<const char*, 2> kParities = {"Positive", "Negative"};
+    def_json(
+        parity, [](Parity p) { return py::str(kParities.at(p == Parity::kPositive ? 0 : 1)); },
+        [](const py::object& v) {
+            return json_choice(v, kParities) == 0 ? Parity::kPositive : Parity::kNegative;
+        });
 
     py::class_<Statistics> stats(m, "Statistics", "Boson or fermion statistics.");
     stats
@@ -298,6 +376,10 @@ void bind_discrete(py::module_& m) {
         .def("__ge__", stat_cmp(std::greater_equal<>{}));
     stats.attr("BOSON") = py::cast(Statistics::kBoson);
     stats.attr("FERMION") = py::cast(Statistics::kFermion);
+    static constexpr std::array<const char*, 2> kStatistics = {"Boson", "Fermion"};
+    def_json(
+        stats, [](Statistics v) { return py::str(kStatistics.at(static_cast<std::size_t>(v))); },
+        [](const py::object& v) { return static_cast<Statistics>(json_choice(v, kStatistics)); });
 
     py::class_<Isospin> iso(m, "Isospin", "Isospin I with an optional projection I3.");
     iso.def(py::init([](const py::object& isospin, const py::object& projection) {
@@ -349,6 +431,32 @@ void bind_discrete(py::module_& m) {
             return py::bool_(!(a == b.cast<Isospin>()));
         });
 
+    def_json(
+        iso,
+        [](const Isospin& i) {
+            py::dict out;
+            out["isospin"] = i.isospin.doubled();
+            out["projection"] = i.projection ? py::object(py::int_(i.projection->doubled()))
+                                             : py::object(py::none());
+            return out;
+        },
+        [](const py::object& v) {
+            if (!py::isinstance<py::dict>(v)) {
+                throw py::value_error("Isospin JSON must be an object {\"isospin\": 2I, "
+                                      "\"projection\": 2I3 or null}");
+            }
+            const auto d = v.cast<py::dict>();
+            if (!d.contains("isospin")) {
+                throw py::value_error("Isospin JSON is missing \"isospin\"");
+            }
+            std::optional<M> projection;
+            if (d.contains("projection") && !d["projection"].is_none()) {
+                projection = M::from_doubled(json_integer(d["projection"], "the projection"));
+            }
+            return Isospin::make(J::from_doubled(json_integer(d["isospin"], "the isospin")),
+                                 projection);
+        });
+
     using physics::MandelstamChannel;
     py::class_<MandelstamChannel> mc(m, "MandelstamChannel", "The s, t or u channel.");
     mc.def(py::init([](const std::string& v) { return physics::parse_mandelstam_channel(v); }),
@@ -360,6 +468,12 @@ void bind_discrete(py::module_& m) {
         .def("__hash__", [](MandelstamChannel c) { return static_cast<int>(c); })
         .def("__eq__", [](MandelstamChannel a, const py::object& b) {
             return py::isinstance<MandelstamChannel>(b) && a == b.cast<MandelstamChannel>();
+        });
+    static constexpr std::array<const char*, 3> kChannels = {"S", "T", "U"};
+    def_json(
+        mc, [](MandelstamChannel c) { return py::str(kChannels.at(static_cast<std::size_t>(c))); },
+        [](const py::object& v) {
+            return static_cast<MandelstamChannel>(json_choice(v, kChannels));
         });
     mc.attr("S") = py::cast(MandelstamChannel::kS);
     mc.attr("T") = py::cast(MandelstamChannel::kT);

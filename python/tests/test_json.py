@@ -61,3 +61,19 @@ def test_unreadable_json_is_a_value_error_naming_the_problem():
     vector = ld.vector([ld.scalar("x"), 1.0])
     with pytest.raises(ValueError, match="scalar"):
         ld.Model.from_json(vector.to_json())  # a model needs a scalar intensity
+
+
+def test_quantum_numbers_round_trip_through_json():
+    values = [ld.J(2.5), ld.S(1), ld.L(4), ld.M(-0.5), ld.Parity(-1), ld.Statistics.FERMION,
+              ld.Isospin(1, projection=0), ld.Isospin(1.5), ld.MandelstamChannel("t")]
+    texts = ['5', '2', '4', '-1', '"Negative"', '"Fermion"', '{"isospin":2,"projection":0}',
+             '{"isospin":3,"projection":null}', '"T"']
+    for value, text in zip(values, texts):
+        assert value.to_json() == text
+        assert type(value).from_json(text) == value
+    with pytest.raises(ValueError, match="J must be a JSON integer"):
+        ld.J.from_json('"2"')
+    with pytest.raises(ValueError, match='expected one of "Positive", "Negative"'):
+        ld.Parity.from_json('"Up"')
+    with pytest.raises(ValueError, match="not JSON"):
+        ld.L.from_json("{")

@@ -76,3 +76,38 @@ def test_malformed_json_is_a_value_error_in_both():
             lib.Expr.from_json("{")
         with pytest.raises(ValueError):
             lib.Expr.from_json('{"root":0,"nodes":[{"Wobble":1}],"metadata":[{"source":"Const","name":null,"tags":[]}]}')
+
+
+def quantum_values(lib):
+    """Every quantum value type, with integer and half-integer values where they have them."""
+    return [lib.J(0), lib.J(1.5), lib.J(4), lib.S(0.5), lib.S(2), lib.L(0), lib.L(3), lib.M(-1.5),
+            lib.M(0), lib.M(2), lib.Parity(1), lib.Parity(-1), lib.Statistics.BOSON, lib.Statistics.FERMION,
+            lib.Isospin(1, projection=-1), lib.Isospin(0.5), lib.MandelstamChannel("s"),
+            lib.MandelstamChannel("u")]
+
+
+def test_quantum_numbers_write_laddus_json_and_read_it_back():
+    for theirs, ours in zip(quantum_values(laddu), quantum_values(ld)):
+        text = theirs.to_json()
+        assert ours.to_json() == text, type(ours).__name__
+        assert type(ours).from_json(text) == ours
+        assert type(theirs).from_json(ours.to_json()) == theirs
+
+
+@pytest.mark.parametrize("cls,text", [("J", '"Positive"'), ("J", "-1"), ("J", "1.5"), ("L", "-2"), ("M", "true"),
+                                      ("Parity", '"Up"'), ("Parity", "1"), ("Statistics", '"Anyon"'),
+                                      ("Isospin", "[]"),
+                                      ("MandelstamChannel", '"s"'), ("J", "{")])
+def test_bad_quantum_json_is_a_value_error_in_both(cls, text):
+    for lib in (laddu, ld):
+        with pytest.raises(ValueError):
+            getattr(lib, cls).from_json(text)
+
+
+def test_an_impossible_isospin_projection_is_refused():
+    """laddu's Isospin.from_json accepts I = 1/2 with I3 = 3/2 (its constructor refuses it);
+    laddu-cpp applies the constructor's rule to JSON too (docs/laddu_parity.md)."""
+    text = '{"isospin":1,"projection":3}'
+    assert repr(laddu.Isospin.from_json(text)) == "Isospin(J(1/2), M(3/2))"
+    with pytest.raises(ValueError, match="-J <= m <= J"):
+        ld.Isospin.from_json(text)
