@@ -304,6 +304,37 @@ ChannelGenerator::Proposal ChannelGenerator::propose(std::uint64_t index, std::u
     return proposal;
 }
 
+std::vector<double>
+ChannelGenerator::model_values(const ModelWeights& model, const detail::EventColumns& events,
+                               std::size_t n,
+                               const std::function<std::string(std::size_t)>& label) const {
+    std::vector<data::P4Input> p4_inputs;
+    for (std::size_t k = 0; k < events.edges().size(); ++k) {
+        p4_inputs.push_back(events.p4(k, edges_[events.edges()[k]].name));
+    }
+    std::vector<data::ScalarInput> scalar_inputs;
+    for (std::size_t s = 0; s < scalars_.size(); ++s) {
+        scalar_inputs.push_back({scalars_[s].first, events.scalar(s)});
+    }
+    std::vector<double> values =
+        model(data::Dataset::from_arrays(std::span<const data::P4Input>(p4_inputs),
+                                         std::span<const data::ScalarInput>(scalar_inputs)));
+    if (values.size() != n) {
+        throw InternalError(
+            fmt::format("the model gave {} values for {} events", values.size(), n));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        // laddu's positive-real reduction: a target weight needs a model value above 0.
+        if (!(std::isfinite(values[i]) && values[i] > 0.0)) {
+            throw EvaluationError(fmt::format("{}: the model value {} is not finite and positive "
+                                              "(generation weights events by a positive-real "
+                                              "model)",
+                                              label(i), values[i]));
+        }
+    }
+    return values;
+}
+
 std::pair<data::Dataset, GenerationReport>
 ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& model) const {
     const std::size_t n = config.events;
@@ -321,9 +352,9 @@ ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& mod
         stored.resize(edges_.size());
         std::iota(stored.begin(), stored.end(), std::size_t{0});
     }
-    const std::size_t columns =
+    const std::size_t column_count =
         4 * stored.size() + scalars_.size() + (config.diagnostics ? 3 : 0) + (model ? 3 : 1);
-    const std::size_t output_bytes = columns * sizeof(double) * n;
+    const std::size_t output_bytes = column_count * sizeof(double) * n;
     const std::size_t per_event_work = sizeof(GeneratedEvent) +
                                        edges_.size() * (sizeof(FourMomentum) + sizeof(double)) +
                                        scalars_.size() * sizeof(double);
@@ -341,58 +372,23 @@ ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& mod
     const std::size_t chunks = (n + chunk - 1) / chunk;
     threads = std::max<std::size_t>(1, std::min(threads, chunks));
 
-    // Columns filled in place by event index: E, px, py, pz per stored edge.
-    std::vector<std::vector<double>> p4(4 * stored.size(), std::vector<double>(n));
-    std::vector<std::vector<double>> scalar(scalars_.size(), std::vector<double>(n));
+    // Columns filled in place by event index.
+    detail::EventColumns columns(stored, scalars_.size(), n);
     std::vector<double> weights(n);
-
     detail::for_each_index(n, chunk, threads, [&](std::size_t i) {
         const GeneratedEvent e = event(i, config.seed);
-        for (std::size_t k = 0; k < stored.size(); ++k) {
-            const FourMomentum& p = e.p4s[stored[k]];
-            p4[4 * k][i] = p.e;
-            p4[4 * k + 1][i] = p.px;
-            p4[4 * k + 2][i] = p.py;
-            p4[4 * k + 3][i] = p.pz;
-        }
-        for (std::size_t s = 0; s < scalars_.size(); ++s) {
-            scalar[s][i] = e.scalars[s];
-        }
+        columns.set(i, e);
         weights[i] = e.weight;
     });
 
-    std::vector<data::ScalarInput> scalar_inputs;
-    for (std::size_t s = 0; s < scalars_.size(); ++s) {
-        scalar_inputs.push_back({scalars_[s].first, scalar[s]});
-    }
-    const auto p4_input = [&](std::size_t k) {
-        return data::P4Input{edges_[stored[k]].name, p4[4 * k], p4[4 * k + 1], p4[4 * k + 2],
-                             p4[4 * k + 3]};
-    };
     std::vector<double> proposal_weights;
-    std::vector<double> model_values;
+    std::vector<double> model_weights;
     if (model) {
-        std::vector<data::P4Input> everything;
-        for (std::size_t k = 0; k < stored.size(); ++k) {
-            everything.push_back(p4_input(k));
-        }
-        model_values =
-            model(data::Dataset::from_arrays(std::span<const data::P4Input>(everything),
-                                             std::span<const data::ScalarInput>(scalar_inputs)));
-        if (model_values.size() != n) {
-            throw InternalError(
-                fmt::format("the model gave {} values for {} events", model_values.size(), n));
-        }
+        model_weights = model_values(model, columns, n,
+                                     [](std::size_t i) { return fmt::format("event {}", i); });
         proposal_weights = weights;
         for (std::size_t i = 0; i < n; ++i) {
-            // laddu's positive-real reduction: a target weight needs a model value above 0.
-            if (!(std::isfinite(model_values[i]) && model_values[i] > 0.0)) {
-                throw EvaluationError(
-                    fmt::format("event {}: the model value {} is not finite and positive (weighted "
-                                "generation weights events by a positive-real model)",
-                                i, model_values[i]));
-            }
-            weights[i] = proposal_weights[i] * model_values[i];
+            weights[i] = proposal_weights[i] * model_weights[i];
         }
     }
 
@@ -413,14 +409,18 @@ ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& mod
     std::vector<data::P4Input> p4_inputs;
     for (std::size_t k = 0; k < stored.size(); ++k) {
         if (std::find(outputs_.begin(), outputs_.end(), stored[k]) != outputs_.end()) {
-            p4_inputs.push_back(p4_input(k));
+            p4_inputs.push_back(columns.p4(k, edges_[stored[k]].name));
         }
+    }
+    std::vector<data::ScalarInput> scalar_inputs;
+    for (std::size_t s = 0; s < scalars_.size(); ++s) {
+        scalar_inputs.push_back({scalars_[s].first, columns.scalar(s)});
     }
     const std::vector<double> ones(config.diagnostics && !model ? n : 0, 1.0);
     if (config.diagnostics) {
         // Without a model the proposal and target weights coincide and the model weight is 1.
         scalar_inputs.push_back({kDiagnosticColumns[0], model ? proposal_weights : weights});
-        scalar_inputs.push_back({kDiagnosticColumns[1], model ? model_values : ones});
+        scalar_inputs.push_back({kDiagnosticColumns[1], model ? model_weights : ones});
         scalar_inputs.push_back({kDiagnosticColumns[2], weights});
     }
     return {data::Dataset::from_arrays(std::span<const data::P4Input>(p4_inputs),

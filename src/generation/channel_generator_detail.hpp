@@ -10,10 +10,14 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <span>
+#include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include <laddu/data/dataset.hpp>
 #include <laddu/generation/channel_generator.hpp>
 
 #include "adaptive_proposals.hpp"
@@ -57,6 +61,45 @@ constexpr std::uint64_t kAcceptanceStream = 2;
 constexpr double kTolerance = 1e-9;
 
 namespace detail {
+
+/// Generated events as columns: the four-momenta of the edges `edges` (four columns each, E, px,
+/// py, pz, in that order) and every scalar. set() of distinct events may run on several threads.
+class EventColumns {
+public:
+    EventColumns(std::vector<std::size_t> edges, std::size_t scalars, std::size_t events)
+        : edges_(std::move(edges)), p4_(4 * edges_.size(), std::vector<double>(events)),
+          scalars_(scalars, std::vector<double>(events)) {}
+
+    /// Stores event `e` (its four-momenta by edge index, its scalars) as row `i`.
+    void set(std::size_t i, const GeneratedEvent& e) {
+        for (std::size_t k = 0; k < edges_.size(); ++k) {
+            const FourMomentum& p = e.p4s[edges_[k]];
+            p4_[4 * k][i] = p.e;
+            p4_[4 * k + 1][i] = p.px;
+            p4_[4 * k + 2][i] = p.py;
+            p4_[4 * k + 3][i] = p.pz;
+        }
+        for (std::size_t s = 0; s < scalars_.size(); ++s) {
+            scalars_[s][i] = e.scalars[s];
+        }
+    }
+
+    /// The edge index of four-momentum slot k.
+    [[nodiscard]] const std::vector<std::size_t>& edges() const noexcept { return edges_; }
+
+    /// Four-momentum slot k as a dataset input named `name`.
+    [[nodiscard]] data::P4Input p4(std::size_t k, std::string name) const {
+        return {std::move(name), p4_[4 * k], p4_[4 * k + 1], p4_[4 * k + 2], p4_[4 * k + 3]};
+    }
+
+    /// Scalar column s.
+    [[nodiscard]] std::span<const double> scalar(std::size_t s) const { return scalars_[s]; }
+
+private:
+    std::vector<std::size_t> edges_;
+    std::vector<std::vector<double>> p4_;
+    std::vector<std::vector<double>> scalars_;
+};
 
 // Calls body(i) for every i in [0, count) on `threads` workers that take chunks of `chunk`
 // indices in turn. Each index is written by one call only, so the results do not depend on the

@@ -29,43 +29,16 @@ void ChannelGenerator::apply_model(std::vector<Proposal>& proposals,
         return;
     }
     const std::size_t n = proposals.size();
-    std::vector<std::vector<double>> p4(4 * edges_.size(), std::vector<double>(n));
-    std::vector<std::vector<double>> scalar(scalars_.size(), std::vector<double>(n));
+    std::vector<std::size_t> every_edge(edges_.size());
+    std::iota(every_edge.begin(), every_edge.end(), std::size_t{0});
+    detail::EventColumns columns(std::move(every_edge), scalars_.size(), n);
     for (std::size_t i = 0; i < n; ++i) {
-        const GeneratedEvent& e = proposals[i].event;
-        for (std::size_t k = 0; k < edges_.size(); ++k) {
-            p4[4 * k][i] = e.p4s[k].e;
-            p4[4 * k + 1][i] = e.p4s[k].px;
-            p4[4 * k + 2][i] = e.p4s[k].py;
-            p4[4 * k + 3][i] = e.p4s[k].pz;
-        }
-        for (std::size_t c = 0; c < scalars_.size(); ++c) {
-            scalar[c][i] = e.scalars[c];
-        }
+        columns.set(i, proposals[i].event);
     }
-    std::vector<data::P4Input> p4_inputs;
-    for (std::size_t k = 0; k < edges_.size(); ++k) {
-        p4_inputs.push_back(
-            {edges_[k].name, p4[4 * k], p4[4 * k + 1], p4[4 * k + 2], p4[4 * k + 3]});
-    }
-    std::vector<data::ScalarInput> scalar_inputs;
-    for (std::size_t c = 0; c < scalars_.size(); ++c) {
-        scalar_inputs.push_back({scalars_[c].first, scalar[c]});
-    }
-    const std::vector<double> values =
-        model(data::Dataset::from_arrays(std::span<const data::P4Input>(p4_inputs),
-                                         std::span<const data::ScalarInput>(scalar_inputs)));
-    if (values.size() != n) {
-        throw InternalError(
-            fmt::format("the model gave {} values for {} events", values.size(), n));
-    }
+    const std::vector<double> values = model_values(model, columns, n, [&proposals](std::size_t i) {
+        return fmt::format("proposal {}", proposals[i].index);
+    });
     for (std::size_t i = 0; i < n; ++i) {
-        if (!(std::isfinite(values[i]) && values[i] > 0.0)) {
-            throw EvaluationError(fmt::format(
-                "proposal {}: the model value {} is not finite and positive (generation weights "
-                "events by a positive-real model)",
-                proposals[i].index, values[i]));
-        }
         proposals[i].model_weight = values[i];
         proposals[i].target_weight = proposals[i].event.weight * values[i];
     }
@@ -233,40 +206,27 @@ ChannelGenerator::learn_adaptations(const std::vector<Proposal>& pilot) const {
 data::Dataset ChannelGenerator::output_dataset(const std::vector<Proposal>& events,
                                                bool diagnostics, bool with_model) const {
     const std::size_t n = events.size();
-    std::vector<std::vector<double>> p4(4 * outputs_.size(), std::vector<double>(n));
-    std::vector<std::vector<double>> scalar(scalars_.size() + (diagnostics ? 3 : 0),
-                                            std::vector<double>(n));
+    detail::EventColumns columns(outputs_, scalars_.size(), n);
+    std::vector<std::vector<double>> diagnostic(diagnostics ? 3 : 0, std::vector<double>(n));
     for (std::size_t i = 0; i < n; ++i) {
         const GeneratedEvent& e = events[i].event;
-        for (std::size_t k = 0; k < outputs_.size(); ++k) {
-            const FourMomentum& p = e.p4s[outputs_[k]];
-            p4[4 * k][i] = p.e;
-            p4[4 * k + 1][i] = p.px;
-            p4[4 * k + 2][i] = p.py;
-            p4[4 * k + 3][i] = p.pz;
-        }
-        for (std::size_t c = 0; c < scalars_.size(); ++c) {
-            scalar[c][i] = e.scalars[c];
-        }
+        columns.set(i, e);
         if (diagnostics) {
-            scalar[scalars_.size()][i] = e.weight;
-            scalar[scalars_.size() + 1][i] = with_model ? events[i].model_weight : 1.0;
-            scalar[scalars_.size() + 2][i] = events[i].target_weight;
+            diagnostic[0][i] = e.weight;
+            diagnostic[1][i] = with_model ? events[i].model_weight : 1.0;
+            diagnostic[2][i] = events[i].target_weight;
         }
     }
     std::vector<data::P4Input> p4_inputs;
     for (std::size_t k = 0; k < outputs_.size(); ++k) {
-        p4_inputs.push_back(
-            {edges_[outputs_[k]].name, p4[4 * k], p4[4 * k + 1], p4[4 * k + 2], p4[4 * k + 3]});
+        p4_inputs.push_back(columns.p4(k, edges_[outputs_[k]].name));
     }
     std::vector<data::ScalarInput> scalar_inputs;
     for (std::size_t c = 0; c < scalars_.size(); ++c) {
-        scalar_inputs.push_back({scalars_[c].first, scalar[c]});
+        scalar_inputs.push_back({scalars_[c].first, columns.scalar(c)});
     }
-    if (diagnostics) {
-        for (std::size_t d = 0; d < 3; ++d) {
-            scalar_inputs.push_back({kDiagnosticColumns[d], scalar[scalars_.size() + d]});
-        }
+    for (std::size_t d = 0; d < diagnostic.size(); ++d) {
+        scalar_inputs.push_back({kDiagnosticColumns[d], diagnostic[d]});
     }
     return data::Dataset::from_arrays(std::span<const data::P4Input>(p4_inputs),
                                       std::span<const data::ScalarInput>(scalar_inputs));

@@ -52,6 +52,10 @@
 
 namespace laddu::generation {
 
+namespace detail {
+class EventColumns;  // channel_generator_detail.hpp
+}  // namespace detail
+
 /// The generation settings of one edge (laddu's Edge(mass_proposal=, initial_momentum=)).
 struct EdgeGeneration {
     std::optional<MassProposal> mass_proposal{};
@@ -215,6 +219,11 @@ private:
                                                       const Adaptations* adaptations,
                                                       std::size_t threads) const;
     void apply_model(std::vector<Proposal>& proposals, const ModelWeights& model) const;
+    /// `model` on every edge and scalar of `events` (columns of every edge), checked to be
+    /// finite and positive; EvaluationError names the first bad one as `label(i)`.
+    [[nodiscard]] std::vector<double>
+    model_values(const ModelWeights& model, const detail::EventColumns& events, std::size_t n,
+                 const std::function<std::string(std::size_t)>& label) const;
     [[nodiscard]] Adaptations learn_adaptations(const std::vector<Proposal>& pilot) const;
     [[nodiscard]] data::Dataset output_dataset(const std::vector<Proposal>& events,
                                                bool diagnostics, bool with_model) const;
