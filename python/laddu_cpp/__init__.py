@@ -41,6 +41,12 @@ __all__ = [
     "matmul",
     "matvec",
     "solve",
+    # renderings (Expr/Model .equation .latex .tree .dot .svg)
+    "DisplayColor",
+    "ExprNodeKind",
+    "NodeSelector",
+    "NodeStyle",
+    "NodeStyleRule",
     # physics and amplitudes
     "Vec3",
     "Vec4",
@@ -112,6 +118,7 @@ __all__ = [
     "VertexProposal",
     "Generator",
     "GenerationReport",
+    "ProvenEnvelopeReport",
     # execution
     "Execution",
     "MemoryBudget",

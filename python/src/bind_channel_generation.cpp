@@ -62,6 +62,23 @@ ScalarSource histogram_source(const py::handle& histogram) {
 // The GenerationReport fields laddu's Python class exposes.
 void bind_report(py::module_& module) {
     using generation::GenerationReport;
+    using generation::ProvenEnvelopeReport;
+    py::class_<ProvenEnvelopeReport>(module, "ProvenEnvelopeReport",
+                                     "A proven bound of the phase-space proposal weight "
+                                     "(Generator.phase_space_envelope).")
+        .def_property_readonly("weight_interval",
+                               [](const ProvenEnvelopeReport& r) {
+                                   return py::make_tuple(r.weight_interval.lo(),
+                                                         r.weight_interval.hi());
+                               })
+        .def_readonly("maximum_weight", &ProvenEnvelopeReport::maximum_weight)
+        .def_readonly("continuous_dimensions", &ProvenEnvelopeReport::continuous_dimensions)
+        .def_readonly("piecewise_regions", &ProvenEnvelopeReport::piecewise_regions)
+        .def_readonly("subdivisions", &ProvenEnvelopeReport::subdivisions)
+        .def("__repr__", [](const ProvenEnvelopeReport& r) {
+            return fmt::format("ProvenEnvelopeReport(weight_interval={}, maximum_weight={})",
+                               r.weight_interval.to_string(), r.maximum_weight);
+        });
     py::class_<GenerationReport>(module, "GenerationReport",
                                  "Diagnostics from a generation run (counts and weight "
                                  "statistics).")
@@ -79,29 +96,55 @@ void bind_report(py::module_& module) {
         .def_readonly("pilot_proposals", &GenerationReport::pilot_proposals)
         .def_readonly("envelope_updates", &GenerationReport::envelope_updates)
         .def_readonly("sum_squared_weights", &GenerationReport::sum_squared_weights)
-        .def_property_readonly(
-            "envelope_kind",
-            [](const GenerationReport& r) -> py::object {
-                if (!r.envelope_kind) {
-                    return py::none();
-                }
-                return py::str(*r.envelope_kind == generation::EnvelopeKind::kStrict ? "strict"
-                                                                                     : "pilot");
-            })
+        .def_property_readonly("envelope_kind",
+                               [](const GenerationReport& r) -> py::object {
+                                   if (!r.envelope_kind) {
+                                       return py::none();
+                                   }
+                                   switch (*r.envelope_kind) {
+                                   case generation::EnvelopeKind::kStrict:
+                                       return py::str("strict");
+                                   case generation::EnvelopeKind::kPilot:
+                                       return py::str("pilot");
+                                   case generation::EnvelopeKind::kProvenPhaseSpace:
+                                       break;
+                                   }
+                                   return py::str("proven_phase_space");
+                               })
         .def_readonly("chunk_events", &GenerationReport::chunk_events)
         .def_readonly("estimated_peak_bytes", &GenerationReport::estimated_peak_bytes)
-        // laddu-cpp does not track an allocator high-water mark; the proven-envelope fields
-        // belong to unweighted generation with a proven envelope.
+        // laddu-cpp does not track an allocator high-water mark.
         .def_property_readonly("actual_high_water_bytes",
                                [](const GenerationReport&) { return py::none(); })
         .def_property_readonly("proven_weight_interval",
-                               [](const GenerationReport&) { return py::none(); })
+                               [](const GenerationReport& r) -> py::object {
+                                   if (!r.proven) {
+                                       return py::none();
+                                   }
+                                   return py::make_tuple(r.proven->weight_interval.lo(),
+                                                         r.proven->weight_interval.hi());
+                               })
         .def_property_readonly("proven_continuous_dimensions",
-                               [](const GenerationReport&) { return py::none(); })
+                               [](const GenerationReport& r) -> std::optional<std::size_t> {
+                                   if (!r.proven) {
+                                       return std::nullopt;
+                                   }
+                                   return r.proven->continuous_dimensions;
+                               })
         .def_property_readonly("proven_piecewise_regions",
-                               [](const GenerationReport&) { return py::none(); })
+                               [](const GenerationReport& r) -> std::optional<std::size_t> {
+                                   if (!r.proven) {
+                                       return std::nullopt;
+                                   }
+                                   return r.proven->piecewise_regions;
+                               })
         .def_property_readonly("proven_subdivisions",
-                               [](const GenerationReport&) { return py::none(); })
+                               [](const GenerationReport& r) -> std::optional<std::size_t> {
+                                   if (!r.proven) {
+                                       return std::nullopt;
+                                   }
+                                   return r.proven->subdivisions;
+                               })
         .def("__repr__", [](const GenerationReport& r) {
             return fmt::format("GenerationReport(produced={}, proposals={}, "
                                "acceptance_rate={:.3f})",
@@ -312,6 +355,15 @@ void bind_generator(py::module_& module) {
              }),
              py::arg("channel"), py::kw_only(), py::arg("scalars") = py::none())
         .def(
+            "phase_space_envelope",
+            [](const ChannelGenerator& self) {
+                const py::gil_scoped_release release;
+                return self.phase_space_envelope();
+            },
+            "A proven upper bound of every phase-space proposal weight (no model): interval "
+            "arithmetic over a branch-and-bound search of √s, the generated masses and t "
+            "(ld.ProvenEnvelopeReport); ld.ModelError when no finite bound exists.")
+        .def(
             "unweighted",
             [module](const ChannelGenerator& self, std::size_t events, const py::object& model,
                      const py::object& parameters, const py::object& execution,
@@ -332,16 +384,12 @@ void bind_generator(py::module_& module) {
                 if (proven_envelope && grow_envelope) {
                     throw py::value_error("proven_envelope cannot be combined with grow_envelope");
                 }
-                if (proven_envelope) {
-                    throw ModelError("proven_envelope=True (laddu's interval-arithmetic proof of "
-                                     "the phase-space envelope) is not implemented in laddu-cpp; "
-                                     "use the pilot envelope (the default) or max_weight=");
-                }
                 generation::UnweightedConfig config{.events = events,
                                                     .seed = seed,
                                                     .threads = execution_threads(execution),
                                                     .max_proposals = max_proposals,
                                                     .max_weight = max_weight,
+                                                    .proven_envelope = proven_envelope,
                                                     .pilot_proposals = pilot_proposals,
                                                     .safety_factor = safety_factor,
                                                     .grow_envelope = grow_envelope,
@@ -366,7 +414,8 @@ void bind_generator(py::module_& module) {
             py::arg("diagnostics") = false,
             "(dataset, report): `events` unit-weight events accepted with probability "
             "w / envelope, w the proposal weight (times model.evaluate(...) at `parameters`, "
-            "each > 0, with a model). The envelope is max_weight, or the largest weight of "
+            "each > 0, with a model). The envelope is max_weight, phase_space_envelope()'s "
+            "proven bound with proven_envelope=True (no model), or the largest weight of "
             "pilot_proposals pilot proposals × safety_factor (after laddu's importance "
             "adaptation of one mass proposal and the default decays); a weight above it is an "
             "ld.ModelError, or with grow_envelope=True grows the envelope to weight × "

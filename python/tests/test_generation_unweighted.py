@@ -162,8 +162,6 @@ def test_max_proposals_and_bad_arguments_are_errors():
         generator.unweighted(10, ld.Model(ld.constant(1.0)), proven_envelope=True)
     with pytest.raises(ValueError, match="cannot be combined with grow_envelope"):
         generator.unweighted(10, proven_envelope=True, grow_envelope=True)
-    with pytest.raises(ld.ModelError, match="proven_envelope=True .* is not implemented in laddu-cpp"):
-        generator.unweighted(10, proven_envelope=True)
     with pytest.raises(ld.ModelError, match="pilot_proposals must be positive"):
         generator.unweighted(10, pilot_proposals=0)
     with pytest.raises(ld.ModelError, match="safety_factor finite and greater than one"):
@@ -176,3 +174,59 @@ def test_max_proposals_and_bad_arguments_are_errors():
         generator.unweighted(10, ld.Model(ld.constant(-1.0)))
     with pytest.raises(TypeError, match="model must be an ld.Model"):
         generator.unweighted(10, ld.constant(1.0))
+
+
+def test_proven_envelope_bounds_every_weight_and_drives_unweighted_generation():
+    """Generator.phase_space_envelope: a bound no weighted event exceeds, within 1 % of the
+    largest of 200,000; unweighted(proven_envelope=True) uses it without a pilot."""
+    generator = ld.Generator(ksks_channel(), scalars={"pol": ld.ScalarSource.uniform(0.2, 0.3)})
+    proven = generator.phase_space_envelope()
+    assert isinstance(proven, ld.ProvenEnvelopeReport)
+    low, high = proven.weight_interval
+    assert low == 0.0 and high == proven.maximum_weight
+    # beam energy, m(X), two per vertex, the scalar; the t mixture has two analytic regions
+    assert proven.continuous_dimensions == 7
+    assert proven.piecewise_regions == 2
+    assert proven.subdivisions > 0
+    assert repr(proven).startswith("ProvenEnvelopeReport(weight_interval=[0, ")
+    _, weighted = generator.weighted(200_000, seed=3)
+    assert weighted.maximum_weight <= proven.maximum_weight < 1.01 * weighted.maximum_weight
+
+    events, report = generator.unweighted(2000, seed=3, proven_envelope=True)
+    assert len(events) == 2000
+    assert report.envelope == proven.maximum_weight
+    assert report.envelope_kind == "proven_phase_space"
+    assert report.pilot_proposals == 0
+    assert report.proven_weight_interval == proven.weight_interval
+    assert report.proven_continuous_dimensions == 7
+    assert report.proven_piecewise_regions == 2
+    assert report.proven_subdivisions == proven.subdivisions
+    # Exactly the events of a strict envelope of the same value.
+    strict, strict_report = generator.unweighted(2000, seed=3, max_weight=proven.maximum_weight)
+    assert strict_report.proposals == report.proposals
+    np.testing.assert_array_equal(np.asarray(strict.column("ks1_e")), np.asarray(events.column("ks1_e")))
+    assert strict_report.proven_weight_interval is None
+
+
+def test_proven_envelope_refuses_an_unbounded_weight():
+    """A massless pole at the forward edge of elastic scattering makes the weight unbounded."""
+    pion = ld.particles.PI_PLUS
+    channel = ld.Channel(
+        "pi pi -> pi pi",
+        edges=[
+            ld.Edge("a", p4="a", particle=pion, output=True,
+                    initial_momentum=ld.InitialMomentum.momentum([0.0, 0.0, 2.0])),
+            ld.Edge("b", p4="b", particle=pion, output=True,
+                    initial_momentum=ld.InitialMomentum.momentum([0.0, 0.0, -2.0])),
+            ld.Edge("c", p4="c", particle=pion, output=True),
+            ld.Edge("d", p4="d", particle=pion, output=True),
+        ],
+        vertices=[ld.Vertex("scatter", incoming=["a", "b"], outgoing=["c", "d"],
+                            generation=ld.VertexProposal.t_exchange_pole(incoming="a", outgoing="c",
+                                                                         exchange_mass=0.0, power=2.0))],
+    )
+    generator = ld.Generator(channel)
+    with pytest.raises(ld.ModelError, match="vertex `scatter`: the t pole of its proposal reaches the physical t range"):
+        generator.phase_space_envelope()
+    with pytest.raises(ld.ModelError, match="t pole"):
+        generator.unweighted(10, proven_envelope=True)

@@ -243,7 +243,21 @@ ChannelGenerator::unweighted(const UnweightedConfig& config, const ModelWeights&
                                      "count ({})",
                                      *config.max_proposals, n));
     }
-    const std::size_t pilot = config.max_weight ? 0 : config.pilot_proposals;
+    if (config.proven_envelope) {
+        if (model) {
+            throw ModelError("proven_envelope is valid only without a model: the proof bounds the "
+                             "phase-space weight; use the pilot envelope or max_weight with a "
+                             "model");
+        }
+        if (config.max_weight) {
+            throw ModelError("proven_envelope and max_weight are mutually exclusive");
+        }
+        if (config.grow_envelope) {
+            throw ModelError("proven_envelope cannot be combined with grow_envelope");
+        }
+    }
+    const std::size_t pilot =
+        config.max_weight || config.proven_envelope ? 0 : config.pilot_proposals;
     const std::size_t threads = config.threads == 0
                                     ? std::max<std::size_t>(1, std::thread::hardware_concurrency())
                                     : config.threads;
@@ -280,7 +294,12 @@ ChannelGenerator::unweighted(const UnweightedConfig& config, const ModelWeights&
     EnvelopeKind kind = EnvelopeKind::kPilot;
     std::size_t pilot_count = 0;
     std::optional<Adaptations> adaptations;
-    if (config.max_weight) {
+    std::optional<ProvenEnvelopeReport> proven;
+    if (config.proven_envelope) {
+        proven = phase_space_envelope();
+        bound = proven->maximum_weight;
+        kind = EnvelopeKind::kProvenPhaseSpace;
+    } else if (config.max_weight) {
         bound = *config.max_weight;
         if (!(std::isfinite(bound) && bound > 0.0)) {
             throw ModelError(fmt::format("max_weight must be finite and positive, got {}", bound));
@@ -326,6 +345,7 @@ ChannelGenerator::unweighted(const UnweightedConfig& config, const ModelWeights&
     report.envelope = bound;
     report.envelope_kind = kind;
     report.pilot_proposals = pilot_count;
+    report.proven = proven;
 
     const Adaptations* adapt = adaptations ? &*adaptations : nullptr;
     const auto accepts = [&](const Proposal& p, double envelope) {

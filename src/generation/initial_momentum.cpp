@@ -93,6 +93,37 @@ InitialDraw InitialMomentum::sample(double mass, ProposalRng& rng) const {
     return {{energy.value, p4_.px / norm * p, p4_.py / norm * p, p4_.pz / norm * p}, energy.weight};
 }
 
+InitialEnclosure InitialMomentum::enclose(double mass) const {
+    const Interval m = Interval::point(mass);
+    switch (kind_) {
+    case Kind::kP4:
+        return {Interval::point(p4_.e),
+                {Interval::point(p4_.px), Interval::point(p4_.py), Interval::point(p4_.pz)},
+                Interval::point(1.0),
+                0,
+                1};
+    case Kind::kMomentum: {
+        const std::array<Interval, 3> p{Interval::point(p4_.px), Interval::point(p4_.py),
+                                        Interval::point(p4_.pz)};
+        return {(p[0].sqr() + p[1].sqr() + p[2].sqr() + m.sqr()).sqrt(), p, Interval::point(1.0), 0,
+                1};
+    }
+    case Kind::kEnergy:
+        break;
+    }
+    const ScalarEnclosure energy = energy_->enclose();
+    const Interval norm = (Interval::point(p4_.px).sqr() + Interval::point(p4_.py).sqr() +
+                           Interval::point(p4_.pz).sqr())
+                              .sqrt();
+    const Interval p = (energy.value.sqr() - m.sqr()).sqrt();
+    return {energy.value,
+            {Interval::point(p4_.px) / norm * p, Interval::point(p4_.py) / norm * p,
+             Interval::point(p4_.pz) / norm * p},
+            energy.weight,
+            energy.continuous_dimensions,
+            energy.piecewise_regions};
+}
+
 std::string InitialMomentum::describe() const {
     switch (kind_) {
     case Kind::kP4:

@@ -58,6 +58,35 @@ ScalarDraw ScalarSource::sample(ProposalRng& rng) const {
     return {value, 1.0 / histogram_->density(edges.front(), edges.back(), value, false)};
 }
 
+ScalarEnclosure ScalarSource::enclose() const {
+    switch (kind_) {
+    case Kind::kFixed:
+        return {Interval::point(low_), Interval::point(1.0), 0, 1};
+    case Kind::kUniform:
+        return {Interval(low_, high_), Interval::point(high_) - Interval::point(low_), 1, 1};
+    case Kind::kHistogram:
+        break;
+    }
+    // A draw in bin k weighs total · width_k / count_k (the inverse density).
+    const auto& edges = histogram_->edges();
+    const auto& counts = histogram_->counts();
+    Interval total = Interval::point(0.0);
+    for (const double count : counts) {
+        total = total + Interval::point(count);
+    }
+    Interval weight;
+    std::size_t regions = 0;
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+        if (counts[k] > 0.0) {
+            weight = Interval::hull(
+                weight, total * (Interval::point(edges[k + 1]) - Interval::point(edges[k])) /
+                            Interval::point(counts[k]));
+            ++regions;
+        }
+    }
+    return {Interval(edges.front(), edges.back()), weight, 1, regions};
+}
+
 std::string ScalarSource::describe() const {
     switch (kind_) {
     case Kind::kFixed:

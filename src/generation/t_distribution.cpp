@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/generation/interval.hpp>
 #include <laddu/generation/t_distribution.hpp>
 
 #include "piecewise_density.hpp"
@@ -112,6 +115,75 @@ double TComponent::density(double low, double high, double t) const {
     return histogram_->density(low, high, t, true);
 }
 
+// Each closed form is evaluated in interval arithmetic at the end of the window and the point
+// where it is smallest; the directions are argued per component.
+double TComponent::density_floor(double support_low, double support_high, double local_low,
+                                 double local_high) const {
+    const Interval low = Interval::point(support_low);
+    const Interval high = Interval::point(support_high);
+    const Interval width = high - low;
+    switch (kind_) {
+    case Kind::kUniform:
+        // 1/(b − a) ≥ 1/(support_high − support_low).
+        return std::max((1.0 / width).lo(), 0.0);
+    case Kind::kExponential: {
+        if (std::abs(a_) < kFlat) {
+            return std::max((1.0 / width).lo(), 0.0);
+        }
+        // q = s e^{st} / (e^{sb} − e^{sa}) falls as a falls and b rises (either sign of s), and
+        // in t it is smallest at the lower end for s > 0, the upper end for s < 0.
+        const Interval s = Interval::point(a_);
+        const double t = a_ > 0.0 ? local_low : local_high;
+        const Interval q = s * (s * (Interval::point(t) - low)).exp() / ((s * width).exp() - 1.0);
+        return std::max(q.lo(), 0.0);
+    }
+    case Kind::kPole: {
+        // q = (M² − t)^{−p} / ∫_a^b (M² − t)^{−p} dt: the integral grows with the window and the
+        // numerator is smallest at the smallest t.
+        const Interval m2 = Interval::point(a_).sqr();
+        const Interval near = m2 - high;
+        const Interval far = m2 - low;
+        if (near.lo() <= 0.0) {
+            return 0.0;
+        }
+        const Interval norm =
+            std::abs(b_ - 1.0) < kFlat
+                ? (far / near).log()
+                : (far.pow(1.0 - b_) - near.pow(1.0 - b_)) / (1.0 - Interval::point(b_));
+        const Interval q = (m2 - Interval::point(local_low)).pow(-b_) / norm;
+        return std::max(q.lo(), 0.0);
+    }
+    case Kind::kHistogram:
+        break;
+    }
+    // count_k / (width_k · truncated total), over the positive bins that meet [local_low,
+    // local_high]; the truncated total grows with the window, so the widest bounds it (its
+    // pro-rata arithmetic raised by 1e-12 relative for rounding).
+    const auto& edges = histogram_->edges();
+    const auto& counts = histogram_->counts();
+    const Interval total = Interval::point(histogram_->truncated_total(support_low, support_high)) *
+                           Interval::point(1.0 + 1e-12);
+    double floor = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+        if (counts[k] > 0.0 && edges[k + 1] >= local_low && edges[k] <= local_high) {
+            const Interval height =
+                Interval::point(counts[k]) /
+                ((Interval::point(edges[k + 1]) - Interval::point(edges[k])) * total);
+            floor = std::min(floor, height.lo());
+        }
+    }
+    return std::isfinite(floor) ? std::max(floor, 0.0) : 0.0;
+}
+
+std::size_t TComponent::piecewise_regions() const {
+    if (kind_ != Kind::kHistogram) {
+        return 1;
+    }
+    const auto& counts = histogram_->counts();
+    return static_cast<std::size_t>(
+        std::count_if(counts.begin(), counts.end(), [](double c) { return c > 0.0; }));
+}
+
 std::string TComponent::describe() const {
     switch (kind_) {
     case Kind::kUniform:
@@ -212,6 +284,42 @@ double TDistribution::density(double low, double high, double t) const {
         q += weight / total_ * component.density(a, b, t);
     }
     return q;
+}
+
+double TDistribution::density_floor(double support_low, double support_high, double local_low,
+                                    double local_high) const {
+    Interval everywhere = Interval::point(0.0);
+    double histogram_floor = std::numeric_limits<double>::infinity();
+    for (const auto& [weight, component] : parts_) {
+        const double floor =
+            component.density_floor(support_low, support_high, local_low, local_high);
+        const double weighted =
+            (Interval::point(weight) / Interval::point(total_) * Interval::point(floor)).lo();
+        if (component.kind() == TComponent::Kind::kHistogram) {
+            if (weighted > 0.0) {
+                histogram_floor = std::min(histogram_floor, weighted);
+            }
+        } else {
+            everywhere = everywhere + Interval::point(std::max(weighted, 0.0));
+        }
+    }
+    if (everywhere.lo() > 0.0) {
+        return everywhere.lo();
+    }
+    return std::isfinite(histogram_floor) ? histogram_floor : 0.0;
+}
+
+std::size_t TDistribution::piecewise_regions() const {
+    std::size_t regions = 0;
+    for (const auto& part : parts_) {
+        regions += part.second.piecewise_regions();
+    }
+    return std::max<std::size_t>(regions, 1);
+}
+
+bool TDistribution::pole_at_or_below(double t) const noexcept {
+    return std::any_of(parts_.begin(), parts_.end(),
+                       [t](const auto& part) { return part.second.pole_at_or_below(t); });
 }
 
 std::string TDistribution::describe() const {

@@ -317,13 +317,11 @@ def test_unknown_parameter_name():
 
 
 def test_text_forms():
-    """Expr.equation() and Expr.dot() exist in both; their text differs by design (not compared),
-    but both name the event scalar and the parameter."""
-    for lib in (laddu, ld):
-        expression = lib.parameter("a", initial=1.0) * lib.scalar("x")
-        equation, graph = expression.equation(), expression.dot()
-        assert isinstance(equation, str) and "x" in equation and "a" in equation
-        assert isinstance(graph, str) and "digraph" in graph
+    """Expr.equation() and Expr.dot() give the same text in both (test_render.py compares every
+    rendering)."""
+    expression = {lib: lib.parameter("a", initial=1.0) * lib.scalar("x") for lib in (laddu, ld)}
+    assert expression[ld].equation() == expression[laddu].equation() == "a * x"
+    assert expression[ld].dot() == expression[laddu].dot()
 
 
 def test_parameter_metadata():
@@ -394,8 +392,16 @@ COVERED = {
     "Expr.sqrt": "test_expressions.py::test_expression_values",
     "Expr.project": "test_expressions.py::test_tagged_projection",
     "Expr.tagged": "test_expressions.py::test_tagged_projection",
-    "Expr.dot": "test_expressions.py::test_text_forms",
-    "Expr.equation": "test_expressions.py::test_text_forms",
+    "Expr.dot": "test_render.py::test_renderings_match_where_the_graphs_match",
+    "Expr.equation": "test_render.py::test_renderings_match_where_the_graphs_match",
+    "Expr.latex": "test_render.py::test_renderings_match_where_the_graphs_match",
+    "Expr.tree": "test_render.py::test_renderings_match_where_the_graphs_match",
+    "Expr.svg": "test_render.py::test_svg_files",
+    "DisplayColor": "test_render.py::test_style_classes_match",
+    "ExprNodeKind": "test_render.py::test_style_classes_match",
+    "NodeSelector": "test_render.py::test_style_classes_match",
+    "NodeStyle": "test_render.py::test_style_classes_match",
+    "NodeStyleRule": "test_render.py::test_style_classes_match",
     "Expr.to_json": "test_json.py::test_expressions_read_across_the_libraries",
     "Expr.from_json": "test_json.py::test_expressions_read_across_the_libraries",
 }
@@ -416,7 +422,7 @@ ELSEWHERE = {
     "AllowedPartialWave", "Isospin", "L", "MandelstamChannel", "PartialWave", "RuleCheck",
     "RuleReport", "RuleSet", "S", "SelectionRules", "Statistics",
     # test_generation_channel.py compares these:
-    "GenerationReport", "Generator", "InitialMomentum", "MassProposal", "ScalarSource",
+    "GenerationReport", "Generator", "ProvenEnvelopeReport", "InitialMomentum", "MassProposal", "ScalarSource",
     "VertexProposal",
 }
 

@@ -330,3 +330,21 @@ def test_unweighted_errors_match_laddus():
             generator.unweighted(10, parameters=[1.0])
         with pytest.raises(ValueError, match="mutually exclusive"):
             generator.unweighted(10, proven_envelope=True, max_weight=1.0)
+
+
+def test_proven_envelope_is_laddus_kind_of_bound_and_tighter():
+    """Both libraries prove a bound of the tutorial's phase-space weight with the same domain
+    description; ours holds every sampled weight and is no looser than laddu's. laddu's
+    unweighted run with our bound as max_weight gives our proven-envelope events."""
+    ours_generator, their_generator = tutorial_generator(ld), tutorial_generator(laddu)
+    ours, theirs = ours_generator.phase_space_envelope(), their_generator.phase_space_envelope()
+    assert ours.continuous_dimensions == theirs.continuous_dimensions == 7
+    assert ours.piecewise_regions == theirs.piecewise_regions == 2
+    _, weighted = their_generator.weighted(100_000, seed=9)
+    assert weighted.maximum_weight <= ours.maximum_weight <= theirs.maximum_weight
+    events, report = ours_generator.unweighted(1500, seed=4, proven_envelope=True)
+    reference, reference_report = their_generator.unweighted(1500, seed=4, max_weight=ours.maximum_weight)
+    assert report.proposals == reference_report.proposals
+    for name in events.p4_names():
+        np.testing.assert_allclose(p4(ld, events, name), p4(laddu, reference, name), rtol=EVENT_RTOL,
+                                   atol=EVENT_RTOL * np.abs(p4(laddu, reference, name)).max(), err_msg=name)

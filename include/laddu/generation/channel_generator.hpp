@@ -44,6 +44,7 @@
 
 #include <laddu/data/dataset.hpp>
 #include <laddu/generation/initial_momentum.hpp>
+#include <laddu/generation/interval.hpp>
 #include <laddu/generation/mass_proposal.hpp>
 #include <laddu/generation/phase_space.hpp>
 #include <laddu/generation/scalar_source.hpp>
@@ -99,6 +100,9 @@ struct UnweightedConfig {
     std::optional<std::size_t> max_proposals{};
     /// A strict envelope (laddu's EnvelopeMode::Strict); none: estimate one from a pilot.
     std::optional<double> max_weight{};
+    /// Use phase_space_envelope()'s proven bound (laddu's EnvelopeMode::ProvenPhaseSpace): only
+    /// without a model, max_weight and grow_envelope (a ModelError otherwise); no pilot.
+    bool proven_envelope = false;
     std::size_t pilot_proposals = 10'000;  ///< pilot proposals (> 0) without max_weight
     double safety_factor = 2.0;            ///< pilot maximum × this; also the growth factor
     /// A target weight above the envelope grows it to weight × safety_factor and thins the
@@ -113,8 +117,24 @@ struct UnweightedConfig {
     std::optional<std::size_t> memory_bytes{};
 };
 
-/// Where an unweighting envelope came from (laddu's EnvelopeKind, without ProvenPhaseSpace).
-enum class EnvelopeKind : unsigned char { kStrict, kPilot };
+/// Where an unweighting envelope came from (laddu's EnvelopeKind).
+enum class EnvelopeKind : unsigned char { kStrict, kPilot, kProvenPhaseSpace };
+
+/// A proven bound of the phase-space proposal weight (laddu's ProvenEnvelopeReport; see
+/// ChannelGenerator::phase_space_envelope).
+struct ProvenEnvelopeReport {
+    /// Holds every proposal weight: [0, maximum_weight].
+    Interval weight_interval;
+    /// The upper end, the accept-reject envelope.
+    double maximum_weight = 0.0;
+    /// Continuous coordinates of a proposal: energies and scalars drawn from uniform or
+    /// histogram sources, generated masses, and two per vertex (its angles, or t and φ).
+    std::size_t continuous_dimensions = 0;
+    /// The product of the analytic regions of the draws (histogram bins of positive count).
+    std::size_t piecewise_regions = 1;
+    /// Boxes bisected by the branch-and-bound search.
+    std::size_t subdivisions = 0;
+};
 
 /// What a run did (laddu's GenerationReport; weighted runs propose exactly what they produce).
 struct GenerationReport {
@@ -132,7 +152,8 @@ struct GenerationReport {
     double sum_squared_weights = 0.0;
     std::uint64_t seed = 0;
     std::size_t chunk_events = 0;
-    std::uint64_t estimated_peak_bytes = 0;  ///< output columns plus per-thread work
+    std::uint64_t estimated_peak_bytes = 0;        ///< output columns plus per-thread work
+    std::optional<ProvenEnvelopeReport> proven{};  ///< with a proven envelope
 
     /// produced / proposals (0 without proposals).
     [[nodiscard]] double acceptance_rate() const noexcept {
@@ -178,6 +199,19 @@ public:
         return scalars_;
     }
 
+    /// A proven upper bound of the proposal weight of every event (unit model), from interval
+    /// arithmetic (interval.hpp) over a branch-and-bound search of the proposal coordinates:
+    /// the initial invariant mass √s, each uniform generated mass as a fraction of its window
+    /// and each t-exchange t as a fraction of its window; every other factor (beam energy and
+    /// scalar weights, decay angles) is enclosed in closed form. Bisects the box with the
+    /// largest bound along its widest coordinate until that bound is within 1e-6 of the weight
+    /// at the box centre, every box is narrower than 1/1024 of its coordinate's range, or 1024
+    /// boxes were bisected; the bound is the largest over the remaining boxes, raised by 1e-12
+    /// relative to cover the rounding of the generator's own weight arithmetic. ModelError when
+    /// a t-exchange vertex has an incoming edge that is not initial, a generated mass has no
+    /// room below √s, a t pole lies in the t range, or the bound is not finite and positive.
+    [[nodiscard]] ProvenEnvelopeReport phase_space_envelope() const;
+
     /// The event with `index` of a run with `seed` (the one weighted() would produce).
     [[nodiscard]] GeneratedEvent event(std::uint64_t index, std::uint64_t seed) const;
 
@@ -190,7 +224,8 @@ public:
 
     /// `config.events` unit-weight events by accept-reject on the target weight w (proposal
     /// weight, times the model value with `model`), as laddu's generate_unweighted:
-    ///  * envelope: max_weight, or else the pilot: proposals 0..P−1 of stream 1 (P =
+    ///  * envelope: max_weight, phase_space_envelope() with proven_envelope, or else the pilot:
+    ///  proposals 0..P−1 of stream 1 (P =
     ///    pilot_proposals) with the model, from which an importance adaptation is learned (the
     ///    mass proposal of the one edge, and the cos θ of each default decay, whose reweighting
     ///    raises the pilot's efficiency Σw / (P · max w) by ≥ 2 %); with an adaptation a second

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,17 @@ namespace laddu::generation {
 struct InitialDraw {
     FourMomentum p4;
     double weight = 1.0;
+};
+
+/// What every draw of an initial momentum can be (for ChannelGenerator::phase_space_envelope):
+/// the energy, momentum components and weight lie in these intervals; dimensions and regions as
+/// in ScalarEnclosure.
+struct InitialEnclosure {
+    Interval energy;
+    std::array<Interval, 3> momentum;
+    Interval weight;
+    std::size_t continuous_dimensions = 0;
+    std::size_t piecewise_regions = 1;
 };
 
 /// How an initial edge's four-momentum is made (see the banner).
@@ -60,6 +72,9 @@ public:
     /// A four-momentum for a particle of mass `mass` (validate() first); an energy source
     /// draws from `rng`.
     [[nodiscard]] InitialDraw sample(double mass, ProposalRng& rng) const;
+
+    /// The enclosure of every draw for a particle of mass `mass` (validate() first).
+    [[nodiscard]] InitialEnclosure enclose(double mass) const;
 
     /// A short description, e.g. "energy(uniform(8, 9), direction=[0, 0, 1])".
     [[nodiscard]] std::string describe() const;

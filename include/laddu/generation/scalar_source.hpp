@@ -13,11 +13,13 @@
 //   ScalarDraw draw = pol.sample(rng);  // draw.value in [0.2, 0.3), draw.weight == 0.1
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <laddu/generation/interval.hpp>
 #include <laddu/generation/proposal_rng.hpp>
 
 namespace laddu::generation {
@@ -30,6 +32,16 @@ class PiecewiseDensity;
 struct ScalarDraw {
     double value = 0.0;
     double weight = 1.0;
+};
+
+/// What every draw of a source can be (for ChannelGenerator::phase_space_envelope): each value
+/// lies in `value`, each weight in `weight`; the draw has `continuous_dimensions` continuous
+/// coordinates and its weight is analytic on each of `piecewise_regions` regions.
+struct ScalarEnclosure {
+    Interval value;
+    Interval weight;
+    std::size_t continuous_dimensions = 0;
+    std::size_t piecewise_regions = 1;
 };
 
 /// A fixed, uniform or histogram distribution of one scalar (see the banner).
@@ -55,6 +67,9 @@ public:
 
     /// The smallest and largest values the source can draw.
     [[nodiscard]] std::pair<double, double> support() const;
+
+    /// The enclosure of every draw (outward rounded; a histogram's bins of positive count).
+    [[nodiscard]] ScalarEnclosure enclose() const;
 
     /// One draw from `rng` (a fixed source draws nothing; uniform draws one variate; a histogram
     /// draws two: the bin, then the position in it).

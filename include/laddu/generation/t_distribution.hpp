@@ -18,6 +18,7 @@
 //                                    {0.8, TComponent::exponential(4.0)}});
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,6 +63,20 @@ public:
     /// The normalised density on [low, high] at t.
     [[nodiscard]] double density(double low, double high, double t) const;
 
+    /// A lower bound of density(a, b, t) over every window [a, b] ⊆ [support_low, support_high]
+    /// and t ∈ [local_low, local_high] ∩ [a, b] (outward rounded); 0 when none is positive (a
+    /// histogram without weight there, a pole at or below support_high).
+    [[nodiscard]] double density_floor(double support_low, double support_high, double local_low,
+                                       double local_high) const;
+
+    /// The regions on which the density is analytic: the histogram bins of positive count, or 1.
+    [[nodiscard]] std::size_t piecewise_regions() const;
+
+    /// True for a pole whose M² is at most `t` (the density is unbounded up to there).
+    [[nodiscard]] bool pole_at_or_below(double t) const noexcept {
+        return kind_ == Kind::kPole && a_ * a_ <= t;
+    }
+
     /// A short description.
     [[nodiscard]] std::string describe() const;
 
@@ -104,6 +119,19 @@ public:
 
     /// The mixture density q(t) on [low, high] ∩ the limits.
     [[nodiscard]] double density(double low, double high, double t) const;
+
+    /// A lower bound of the mixture density over windows inside [support_low, support_high] and
+    /// t ∈ [local_low, local_high] (TComponent::density_floor): the sum of the weighted floors
+    /// of the components other than histograms when positive, else the smallest positive
+    /// weighted histogram floor (a drawn t lies in a positive bin of some histogram), else 0.
+    [[nodiscard]] double density_floor(double support_low, double support_high, double local_low,
+                                       double local_high) const;
+
+    /// The analytic regions of the mixture: the sum over its components (at least 1).
+    [[nodiscard]] std::size_t piecewise_regions() const;
+
+    /// True when a pole component has M² ≤ `t`.
+    [[nodiscard]] bool pole_at_or_below(double t) const noexcept;
 
     /// A short description.
     [[nodiscard]] std::string describe() const;
