@@ -110,13 +110,15 @@ std::optional<expr::Bounds> bounds_value(const py::object& bounds) {
 }
 
 Expr make_parameter(const std::string& name, const py::object& initial, const py::object& bounds,
-                    std::optional<double> fixed, bool periodic, const std::string& unit) {
+                    std::optional<double> fixed, bool periodic, const std::string& unit,
+                    const std::optional<std::string>& latex) {
     expr::ParameterOptions options;
     options.initial = initial_value(initial);
     options.bounds = bounds_value(bounds);
     options.fixed = fixed;
     options.periodic = periodic;
     options.unit = unit;
+    options.latex = latex.value_or("");
     return expr::parameter(name, options);
 }
 
@@ -226,10 +228,6 @@ void bind_expr(py::module_& module) {
                                })
         .def_property_readonly("kind", [](const Expr& a) { return to_string(a.value_kind()); })
         .def(
-            "dot", [](const Expr& a) { return expr::to_dot(a); },
-            "The graph in Graphviz DOT format.")
-        .def("equation", [](const Expr& a) { return expr::to_string(a); })
-        .def(
             "to_json", [](const Expr& a) { return expr::to_json(a); },
             "The expression graph as JSON, in laddu's format.")
         .def_static(
@@ -248,7 +246,9 @@ void bind_expr(py::module_& module) {
     module.def("parameter", &make_parameter, py::arg("name"), py::kw_only(),
                py::arg("initial") = py::none(), py::arg("bounds") = py::none(),
                py::arg("fixed") = std::nullopt, py::arg("periodic") = false, py::arg("unit") = "",
-               "A real parameter. initial is a float or a (low, high) range (start: midpoint).");
+               py::arg("latex") = std::nullopt,
+               "A real parameter. initial is a float or a (low, high) range (start: midpoint); "
+               "latex is its label in Expr.latex().");
     module.def(
         "complex",
         [](const py::object& re, const py::object& im) {

@@ -18,6 +18,10 @@ void bind_base(pybind11::module_& module);
 /// Expressions, parameters and Model (laddu's expression vocabulary).
 void bind_expr(pybind11::module_& module);
 
+/// Expr/Model .equation() .latex() .tree() .dot() .svg() and the style classes (needs
+/// bind_expr first).
+void bind_render(pybind11::module_& module);
+
 /// J, S, L, M, Parity, Isospin, Statistics, MandelstamChannel, Particle, ld.particles, the
 /// selection rules and partial waves (bind_quantum.cpp, bind_particle.cpp).
 void bind_quantum(pybind11::module_& module);

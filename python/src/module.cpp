@@ -9,6 +9,7 @@ PYBIND11_MODULE(_core, module) {
     module.attr("__version__") = LADDU_VERSION;  // CMakeLists.txt's project version
     laddu::python::bind_base(module);
     laddu::python::bind_expr(module);
+    laddu::python::bind_render(module);
     laddu::python::bind_quantum(module);
     laddu::python::bind_physics(module);
     laddu::python::bind_data(module);

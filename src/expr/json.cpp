@@ -93,7 +93,7 @@ Json parameter_json(const Parameter& p) {
     out["periodic"] = p.periodic;
     out["scale"] = nullptr;
     out["unit"] = p.unit.empty() ? Json(nullptr) : Json(p.unit);
-    out["latex"] = nullptr;
+    out["latex"] = p.latex.empty() ? Json(nullptr) : Json(p.latex);
     out["description"] = nullptr;
     return out;
 }
@@ -248,6 +248,9 @@ private:
         options.periodic = field(p, "periodic", "the parameter").get<bool>();
         if (p.contains("unit") && !p.at("unit").is_null()) {
             options.unit = p.at("unit").get<std::string>();
+        }
+        if (p.contains("latex") && !p.at("latex").is_null()) {
+            options.latex = p.at("latex").get<std::string>();
         }
         return parameter(field(p, "name", "the parameter").get<std::string>(), options);
     }

@@ -129,7 +129,7 @@ Model Model::fix(std::string_view name, double value) const {
     return redefine(name, Parameter::make(definition.name,
                                           ParameterOptions{definition.initial, definition.bounds,
                                                            definition.fixed, definition.periodic,
-                                                           definition.unit}));
+                                                           definition.unit, definition.latex}));
 }
 
 Model Model::free(std::string_view name) const {

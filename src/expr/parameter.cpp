@@ -32,8 +32,8 @@ Parameter Parameter::make(std::string name, const ParameterOptions& options) {
     };
     check_inside("initial", options.initial);
     check_inside("fixed", options.fixed);
-    return Parameter{std::move(name), options.initial,  options.bounds,
-                     options.fixed,   options.periodic, options.unit};
+    return Parameter{std::move(name),  options.initial, options.bounds, options.fixed,
+                     options.periodic, options.unit,    options.latex};
 }
 
 double Parameter::default_value() const {

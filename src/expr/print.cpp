@@ -24,9 +24,9 @@ bool is_leaf(const Expr& e) {
 }
 
 // The text of one node around its children: pieces[0] child0 pieces[1] child1 ... pieces[n],
-// with its tags when `tagged` (tagged(text, "tag"), the first tag innermost). Printing writes the
+// with its tags (tagged(text, "tag"), the first tag innermost). Printing writes the
 // pieces and the children's texts into one string, so no node's text is copied into its parent's.
-std::vector<std::string> node_pieces(const Expr& e, bool tagged = true) {
+std::vector<std::string> node_pieces(const Expr& e) {
     const detail::Node& n = e.node();
     const std::size_t arity = e.children().size();
     const auto around = [arity](std::string open, const std::string& separator, std::string close) {
@@ -120,33 +120,11 @@ std::vector<std::string> node_pieces(const Expr& e, bool tagged = true) {
         pieces = around("solve(", ", ", ")");
         break;
     }
-    for (const std::string& tag : tagged ? e.tags() : std::span<const std::string>{}) {
+    for (const std::string& tag : e.tags()) {
         pieces.front().insert(0, "tagged(");
         pieces.back() += fmt::format(", \"{}\")", tag);
     }
     return pieces;
-}
-
-// The text of a node without its tags, `placeholder` for each child (labels of the DOT graph).
-std::string node_text(const Expr& e, const std::string& placeholder) {
-    const std::vector<std::string> pieces = node_pieces(e, false);
-    std::string text = pieces.front();
-    for (std::size_t k = 1; k < pieces.size(); ++k) {
-        text += placeholder;
-        text += pieces[k];
-    }
-    return text;
-}
-
-std::string escape(const std::string& text) {
-    std::string out;
-    for (char ch : text) {
-        if (ch == '"' || ch == '\\') {
-            out.push_back('\\');
-        }
-        out.push_back(ch);
-    }
-    return out;
 }
 
 }  // namespace
@@ -212,30 +190,6 @@ std::string to_string(const Expr& root) {
     }
     write(root);
     return out;
-}
-
-std::string to_dot(const Expr& root) {
-    const std::vector<Expr> order = topological_order(root);
-    std::unordered_map<const void*, std::size_t> index;
-    std::string out = "digraph expr {\n  node [shape=box, fontname=\"monospace\"];\n";
-    for (const Expr& node : order) {
-        const std::size_t id = index.size();
-        index.emplace(node.id(), id);
-        std::string label = node.children().empty()            ? node_text(node, "_")
-                            : node.kind() == NodeKind::kUnary  ? to_string(node.node().unary_op())
-                            : node.kind() == NodeKind::kBinary ? to_string(node.node().binary_op())
-                                                               : to_string(node.kind());
-        for (const std::string& tag : node.tags()) {
-            label += fmt::format(" #{}", tag);
-        }
-        out += fmt::format("  n{} [label=\"{}\\n{}\"];\n", id, escape(label),
-                           to_string(node.value_kind()));
-        for (std::size_t k = 0; k < node.children().size(); ++k) {
-            out += fmt::format("  n{} -> n{} [label=\"{}\"];\n", id,
-                               index.at(node.children()[k].id()), k);
-        }
-    }
-    return out + "}\n";
 }
 
 std::ostream& operator<<(std::ostream& out, const Expr& e) {

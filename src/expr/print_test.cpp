@@ -20,15 +20,5 @@ TEST(Print, BindsSharedSubexpressionsOnce) {
     EXPECT_EQ(to_string(s * s), "t1 = sin([x])\n(t1 * t1)");
 }
 
-TEST(Print, DotDumpHasOneNodePerDistinctSubexpression) {
-    const Expr s = sin(scalar("x"));
-    const std::string dot = to_dot(s * s);
-    EXPECT_NE(dot.find("digraph expr {"), std::string::npos);
-    EXPECT_NE(dot.find("n0 [label=\"[x]\\nReal\"]"), std::string::npos) << dot;
-    EXPECT_NE(dot.find("n1 [label=\"sin\\nReal\"]"), std::string::npos) << dot;
-    EXPECT_NE(dot.find("n2 -> n1 [label=\"0\"]"), std::string::npos) << dot;
-    EXPECT_NE(dot.find("n2 -> n1 [label=\"1\"]"), std::string::npos) << dot;
-}
-
 }  // namespace
 }  // namespace laddu::expr

@@ -14,6 +14,7 @@
 #include <laddu/expr/expr.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/expr/print.hpp>
+#include <laddu/expr/render.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
 #include "test_reductions.hpp"

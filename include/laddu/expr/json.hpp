@@ -8,9 +8,9 @@
 // the graph of its intensity (fixed parameters carry their state). laddu-cpp writes exactly that
 // form, with the operations laddu lacks under their own names ("Tan", "Abs", "Pow", ...), and
 // reads it back to the same expression node for node, so a round trip keeps every parameter, tag
-// and value. Parameter fields laddu has and laddu-cpp does not (scale, latex, description) are
-// read and dropped: they do not change values. Numbers are written with 17 significant digits,
-// which read back to the same doubles.
+// and value. Parameter fields laddu has and laddu-cpp does not (scale, description) are read and
+// dropped: they do not change values; the latex label is kept (renderings print it). Numbers are
+// written with 17 significant digits, which read back to the same doubles.
 #pragma once
 
 #include <string>

@@ -25,6 +25,7 @@ struct ParameterOptions {
     std::optional<double> fixed = std::nullopt;    ///< fixed at this value (not varied by fits)
     bool periodic = false;                         ///< an angle wrapped into its bounds
     std::string unit = {};                         ///< free text ("GeV", "rad")
+    std::string latex = {};  ///< LaTeX label for renderings ("\\Gamma"); empty: the name
 };
 
 /// The full definition of a parameter. Equal definitions compare equal.
@@ -35,6 +36,7 @@ struct Parameter {
     std::optional<double> fixed;
     bool periodic = false;
     std::string unit;
+    std::string latex;  ///< LaTeX label (to_latex prints it instead of the name); may be empty
 
     /// Validates and builds a definition; throws ModelError for an empty name, lower >= upper,
     /// or an initial/fixed value outside the bounds.

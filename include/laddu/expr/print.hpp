@@ -1,4 +1,5 @@
-// laddu/expr/print.hpp: readable text and Graphviz dumps of expressions.
+// laddu/expr/print.hpp: readable text of expressions (renderings as laddu writes them, DOT
+// among them, are in render.hpp).
 //
 // to_string() prints infix text. Non-leaf nodes used more than once are printed once as
 // numbered bindings ("t1 = ...") before the final expression, so the text grows with the DAG,
@@ -14,9 +15,6 @@ namespace laddu::expr {
 
 /// Readable infix text of `root`, e.g. "norm_sqr((c * cache) + 2)".
 [[nodiscard]] std::string to_string(const Expr& root);
-
-/// A Graphviz digraph with one node per distinct expression node and edges to its children.
-[[nodiscard]] std::string to_dot(const Expr& root);
 
 /// Writes to_string(e) (so test frameworks print expressions).
 std::ostream& operator<<(std::ostream& out, const Expr& e);
