@@ -19,6 +19,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/generation/channel_generator.hpp>
+#include <laddu/generation/json.hpp>
 #include <laddu/runtime/execution.hpp>
 
 #include "channel_generation.hpp"
@@ -59,6 +60,23 @@ ScalarSource histogram_source(const py::handle& histogram) {
     return ScalarSource::histogram(std::move(edges), std::move(counts));
 }
 
+// laddu's to_json()/from_json(json) (json.hpp's text); laddu raises ValueError for JSON it cannot
+// read, and so does ours.
+template <typename T>
+void def_json(py::class_<T>& cls, T (*read)(std::string_view)) {
+    cls.def("to_json", [](const T& v) { return generation::to_json(v); })
+        .def_static(
+            "from_json",
+            [read](const std::string& json) {
+                try {
+                    return read(json);
+                } catch (const ModelError& error) {
+                    throw py::value_error(error.what());
+                }
+            },
+            py::arg("json"));
+}
+
 // The GenerationReport fields laddu's Python class exposes.
 void bind_report(py::module_& module) {
     using generation::GenerationReport;
@@ -79,10 +97,10 @@ void bind_report(py::module_& module) {
             return fmt::format("ProvenEnvelopeReport(weight_interval={}, maximum_weight={})",
                                r.weight_interval.to_string(), r.maximum_weight);
         });
-    py::class_<GenerationReport>(module, "GenerationReport",
-                                 "Diagnostics from a generation run (counts and weight "
-                                 "statistics).")
-        .def_readonly("requested", &GenerationReport::requested)
+    py::class_<GenerationReport> report(module, "GenerationReport",
+                                        "Diagnostics from a generation run (counts and weight "
+                                        "statistics).");
+    report.def_readonly("requested", &GenerationReport::requested)
         .def_readonly("produced", &GenerationReport::produced)
         .def_readonly("proposals", &GenerationReport::proposals)
         .def_readonly("rejected", &GenerationReport::rejected)
@@ -150,13 +168,14 @@ void bind_report(py::module_& module) {
                                "acceptance_rate={:.3f})",
                                r.produced, r.proposals, r.acceptance_rate());
         });
+    def_json(report, generation::generation_report_from_json);
 }
 
 void bind_proposals(py::module_& module) {
-    py::class_<MassProposal>(module, "MassProposal",
-                             "A fixed mass, or a uniform mass on [value, high) when high is "
-                             "given.")
-        .def(py::init([](double value, std::optional<double> high) {
+    py::class_<MassProposal> mass(module, "MassProposal",
+                                  "A fixed mass, or a uniform mass on [value, high) when high is "
+                                  "given.");
+    mass.def(py::init([](double value, std::optional<double> high) {
                  if (!std::isfinite(value) || (high && !std::isfinite(*high))) {
                      throw py::value_error("mass limits must be finite");
                  }
@@ -174,11 +193,13 @@ void bind_proposals(py::module_& module) {
              py::arg("value"), py::kw_only(), py::arg("high") = py::none())
         .def("__repr__",
              [](const MassProposal& m) { return "MassProposal(" + m.describe() + ")"; });
+    def_json(mass, generation::mass_proposal_from_json);
 
-    py::class_<ScalarSource>(module, "ScalarSource",
-                             "A fixed, uniform or histogram distribution of a generated scalar "
-                             "column.")
-        .def_static("fixed", &ScalarSource::fixed, py::arg("value"), "Use one fixed value.")
+    py::class_<ScalarSource> scalar(
+        module, "ScalarSource",
+        "A fixed, uniform or histogram distribution of a generated scalar "
+        "column.");
+    scalar.def_static("fixed", &ScalarSource::fixed, py::arg("value"), "Use one fixed value.")
         .def_static("uniform", &ScalarSource::uniform, py::arg("low"), py::arg("high"),
                     "Sample uniformly from [low, high).")
         .def_static("histogram", &histogram_source, py::arg("histogram"),
@@ -186,9 +207,11 @@ void bind_proposals(py::module_& module) {
                     "counts).")
         .def("__repr__",
              [](const ScalarSource& s) { return "ScalarSource(" + s.describe() + ")"; });
+    def_json(scalar, generation::scalar_source_from_json);
 
-    py::class_<InitialMomentum>(module, "InitialMomentum",
-                                "A fixed or sampled initial-state momentum prescription.")
+    py::class_<InitialMomentum> initial(module, "InitialMomentum",
+                                        "A fixed or sampled initial-state momentum prescription.");
+    initial
         .def_static(
             "p4",
             [](const std::array<double, 4>& v) {
@@ -218,10 +241,11 @@ void bind_proposals(py::module_& module) {
             "An energy drawn from a histogram along a direction.")
         .def("__repr__",
              [](const InitialMomentum& m) { return "InitialMomentum(" + m.describe() + ")"; });
+    def_json(initial, generation::initial_momentum_from_json);
 
-    py::class_<VertexProposal>(module, "VertexProposal",
-                               "A phase-space proposal for one channel vertex.")
-        .def_static("isotropic", &VertexProposal::isotropic, "An isotropic 1 -> 2 decay.")
+    py::class_<VertexProposal> vertex(module, "VertexProposal",
+                                      "A phase-space proposal for one channel vertex.");
+    vertex.def_static("isotropic", &VertexProposal::isotropic, "An isotropic 1 -> 2 decay.")
         .def_static(
             "t_exchange",
             [](std::string incoming, std::string outgoing, std::optional<double> slope,
@@ -291,6 +315,7 @@ void bind_proposals(py::module_& module) {
             "A 2 -> 2 proposal with a piecewise-constant t density from a histogram.")
         .def("__repr__",
              [](const VertexProposal& v) { return "VertexProposal(" + v.describe() + ")"; });
+    def_json(vertex, generation::vertex_proposal_from_json);
 }
 
 // The thread count of an ld.Execution (None: all hardware threads).
@@ -449,6 +474,28 @@ void bind_generator(py::module_& module) {
             "times model.evaluate(...) at `parameters` (real parts, each > 0) when a model is "
             "given. Threads come from execution (default: all); events depend only on the "
             "seed.")
+        .def(
+            "weighted_to",
+            [module](const ChannelGenerator& self, const ParquetSink& sink, std::size_t events,
+                     const py::object& model, const py::object& parameters,
+                     const py::object& execution, const py::object& memory, std::uint64_t seed,
+                     bool diagnostics) {
+                const generation::ModelWeights weights =
+                    model_weights(module, model, parameters, execution);
+                generation::WeightedConfig config{.events = events,
+                                                  .seed = seed,
+                                                  .threads = execution_threads(execution),
+                                                  .diagnostics = diagnostics};
+                config.memory_bytes = memory_bytes(memory);
+                const py::gil_scoped_release release;
+                return self.weighted_to(config, sink.path, weights, sink.options());
+            },
+            py::arg("sink"), py::arg("events"), py::kw_only(), py::arg("model") = py::none(),
+            py::arg("parameters") = py::none(), py::arg("execution") = py::none(),
+            py::arg("memory") = py::none(), py::arg("seed") = 0, py::arg("diagnostics") = false,
+            "report: weighted()'s events written to an ld.ParquetSink in batches (laddu's "
+            "generate_weighted_to, a laddu-cpp extra in Python): at most 65,536 events, or what "
+            "`memory` holds, are resident at once; the file appears only when complete.")
         .def_property_readonly("output_names", &ChannelGenerator::output_names)
         .def("__repr__", [](const ChannelGenerator& g) {
             return fmt::format("Generator(outputs=[{}], scalars={})",

@@ -352,12 +352,6 @@ py::array_t<double> to_numpy(std::span<const double> values) {
     return out;
 }
 
-// laddu's ParquetSink(path, precision='f64'|'f32').
-struct ParquetSink {
-    std::string path;
-    std::string precision = "f64";
-};
-
 }  // namespace
 
 void bind_data(py::module_& module) {
@@ -507,12 +501,8 @@ void bind_data(py::module_& module) {
         .def(
             "write_to",
             [](const PyDataset& d, const ParquetSink& sink) {
-                data::ParquetWriteOptions options;
-                if (sink.precision == "f32") {
-                    options.precision = data::ColumnType::kFloat32;
-                }
                 const py::gil_scoped_release release;
-                data::write_parquet(d.events, sink.path, options);
+                data::write_parquet(d.events, sink.path, sink.options());
             },
             py::arg("sink"), "Writes every event to an ld.ParquetSink, batch by batch.")
         .def("__repr__", [](const PyDataset& d) {

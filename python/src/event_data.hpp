@@ -4,11 +4,13 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <pybind11/pybind11.h>
 
 #include <laddu/data/event_data.hpp>
+#include <laddu/data/parquet.hpp>
 #include <laddu/runtime/execution.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
@@ -57,5 +59,21 @@ void record_decision(const pybind11::handle& dataset, const runtime::MemoryRepor
 [[nodiscard]] runtime::Execution
 with_data_memory(const std::optional<runtime::Execution>& execution,
                  const std::optional<runtime::MemoryPlan>& memory);
+
+/// laddu's ParquetSink(path, precision='f64'|'f32'): where Dataset.write_to and
+/// Generator.weighted_to write.
+struct ParquetSink {
+    std::string path;
+    std::string precision = "f64";
+
+    /// The writer options of the precision.
+    [[nodiscard]] data::ParquetWriteOptions options() const {
+        data::ParquetWriteOptions o;
+        if (precision == "f32") {
+            o.precision = data::ColumnType::kFloat32;
+        }
+        return o;
+    }
+};
 
 }  // namespace laddu::python

@@ -342,3 +342,34 @@ def test_model_weights_are_proposal_weights_times_the_model():
     assert report.sum_weights == pytest.approx(float(np.sum(np.asarray(events.weights()))), rel=1e-12)
     same, _ = generator.weighted(5000, seed=21, model=model, parameters=[2.0])
     np.testing.assert_array_equal(np.asarray(same.weights()), np.asarray(events.weights()))
+
+
+def test_weighted_to_streams_the_weighted_events_to_a_parquet_sink(tmp_path):
+    """Generator.weighted_to: weighted()'s events and report, written batch by batch (pyarrow
+    reads the file; a small memory budget makes many row groups)."""
+    import pyarrow.parquet as pq
+
+    generator = ld.Generator(ksks_channel(), scalars={"pol": ld.ScalarSource.uniform(0.2, 0.3)})
+    events, report = generator.weighted(20_000, seed=4)
+    path = tmp_path / "mc.parquet"
+    streamed = generator.weighted_to(ld.ParquetSink(path), 20_000, seed=4, memory=1 << 20)
+    assert streamed.sum_weights == report.sum_weights
+    assert streamed.estimated_peak_bytes <= 1 << 20
+    table = pq.read_table(path)
+    metadata = pq.ParquetFile(path).metadata
+    assert metadata.num_row_groups > 1
+    assert table.num_rows == 20_000
+    for name in events.p4_names():
+        for suffix in ("e", "px", "py", "pz"):
+            column = f"{name}_{suffix}"
+            np.testing.assert_array_equal(table[column].to_numpy(), np.asarray(events.column(column)))
+    np.testing.assert_array_equal(table["pol"].to_numpy(), np.asarray(events.column("pol")))
+    np.testing.assert_array_equal(table["weight"].to_numpy(), np.asarray(events.weights()))
+    reread = ld.read_parquet(str(path))
+    assert len(reread) == 20_000
+    f32 = tmp_path / "mc32.parquet"
+    generator.weighted_to(ld.ParquetSink(f32, precision="f32"), 100, seed=4)
+    assert str(pq.read_table(f32).schema.field("ks1_e").type) == "float"
+    with pytest.raises(ld.ModelError, match="memory budget"):
+        generator.weighted_to(ld.ParquetSink(tmp_path / "x.parquet"), 10, memory=64)
+    assert not (tmp_path / "x.parquet").exists()

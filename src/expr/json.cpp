@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/base/json_numbers.hpp>
 #include <laddu/expr/json.hpp>
 
 #include <nlohmann/json.hpp>
@@ -391,7 +392,7 @@ std::string to_json(const Expr& e) {
     graph["root"] = index.at(e.id());
     graph["nodes"] = std::move(nodes);
     graph["metadata"] = std::move(metadata);
-    return graph.dump();
+    return laddu_json_numbers(graph.dump());
 }
 
 Expr expr_from_json(std::string_view json) {

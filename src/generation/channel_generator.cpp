@@ -5,6 +5,7 @@
 #include <limits>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -335,48 +336,52 @@ ChannelGenerator::model_values(const ModelWeights& model, const detail::EventCol
     return values;
 }
 
-std::pair<data::Dataset, GenerationReport>
-ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& model) const {
-    const std::size_t n = config.events;
-    if (n == 0) {
+// The sizes weighted runs plan with: the columns a stored event holds and one event's work.
+struct ChannelGenerator::WeightedPlan {
+    std::vector<std::size_t> stored;  // edges whose four-momenta are kept (all with a model)
+    std::size_t event_bytes = 0;      // one stored event's columns
+    std::size_t work_bytes = 0;       // one event being made, per thread
+    std::size_t threads = 1;
+    std::size_t chunk = 0;  // events per work item
+};
+
+ChannelGenerator::WeightedPlan ChannelGenerator::plan_weighted(const WeightedConfig& config,
+                                                               bool with_model) const {
+    if (config.events == 0) {
         throw ModelError("weighted generation needs a positive number of events");
     }
-    std::size_t threads = config.threads == 0
-                              ? std::max<std::size_t>(1, std::thread::hardware_concurrency())
-                              : config.threads;
-    // Memory: the output columns (resident) plus, per thread, one event's working set (results
-    // go straight into the output columns).
+    WeightedPlan plan;
+    plan.stored = outputs_;
     // A model sees every edge, so then every edge's four-momentum is kept until it has run.
-    std::vector<std::size_t> stored = outputs_;
-    if (model) {
-        stored.resize(edges_.size());
-        std::iota(stored.begin(), stored.end(), std::size_t{0});
+    if (with_model) {
+        plan.stored.resize(edges_.size());
+        std::iota(plan.stored.begin(), plan.stored.end(), std::size_t{0});
     }
-    const std::size_t column_count =
-        4 * stored.size() + scalars_.size() + (config.diagnostics ? 3 : 0) + (model ? 3 : 1);
-    const std::size_t output_bytes = column_count * sizeof(double) * n;
-    const std::size_t per_event_work = sizeof(GeneratedEvent) +
-                                       edges_.size() * (sizeof(FourMomentum) + sizeof(double)) +
-                                       scalars_.size() * sizeof(double);
-    if (config.memory_bytes) {
-        const std::size_t budget = *config.memory_bytes;
-        if (budget < output_bytes + per_event_work) {
-            throw ModelError(fmt::format("{} generated events need {} bytes, more than the "
-                                         "memory budget of {} bytes",
-                                         n, output_bytes + per_event_work, budget));
-        }
-        threads = std::min(threads, (budget - output_bytes) / per_event_work);
-    }
-    const std::size_t chunk =
-        std::min(n, config.chunk_events == 0 ? kDefaultChunk : config.chunk_events);
-    const std::size_t chunks = (n + chunk - 1) / chunk;
-    threads = std::max<std::size_t>(1, std::min(threads, chunks));
+    const std::size_t column_count = 4 * plan.stored.size() + scalars_.size() +
+                                     (config.diagnostics ? 3 : 0) + (with_model ? 3 : 1);
+    plan.event_bytes = column_count * sizeof(double);
+    plan.work_bytes = sizeof(GeneratedEvent) +
+                      edges_.size() * (sizeof(FourMomentum) + sizeof(double)) +
+                      scalars_.size() * sizeof(double);
+    plan.threads = config.threads == 0
+                       ? std::max<std::size_t>(1, std::thread::hardware_concurrency())
+                       : config.threads;
+    plan.chunk =
+        std::min(config.events, config.chunk_events == 0 ? kDefaultChunk : config.chunk_events);
+    return plan;
+}
 
+data::Dataset ChannelGenerator::weighted_batch(const WeightedConfig& config,
+                                               const WeightedPlan& plan, const ModelWeights& model,
+                                               std::uint64_t first, std::size_t n,
+                                               GenerationReport& report) const {
     // Columns filled in place by event index.
-    detail::EventColumns columns(stored, scalars_.size(), n);
+    detail::EventColumns columns(plan.stored, scalars_.size(), n);
     std::vector<double> weights(n);
-    detail::for_each_index(n, chunk, threads, [&](std::size_t i) {
-        const GeneratedEvent e = event(i, config.seed);
+    const std::size_t threads =
+        std::max<std::size_t>(1, std::min(plan.threads, (n + plan.chunk - 1) / plan.chunk));
+    detail::for_each_index(n, plan.chunk, threads, [&](std::size_t i) {
+        const GeneratedEvent e = event(first + i, config.seed);
         columns.set(i, e);
         weights[i] = e.weight;
     });
@@ -384,32 +389,25 @@ ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& mod
     std::vector<double> proposal_weights;
     std::vector<double> model_weights;
     if (model) {
-        model_weights = model_values(model, columns, n,
-                                     [](std::size_t i) { return fmt::format("event {}", i); });
+        model_weights = model_values(model, columns, n, [first](std::size_t i) {
+            return fmt::format("event {}", first + i);
+        });
         proposal_weights = weights;
         for (std::size_t i = 0; i < n; ++i) {
             weights[i] = proposal_weights[i] * model_weights[i];
         }
     }
-
-    GenerationReport report;
-    report.requested = report.produced = report.proposals = n;
-    report.seed = config.seed;
-    report.chunk_events = chunk;
-    report.minimum_weight = std::numeric_limits<double>::infinity();
     for (const double w : weights) {  // index order: the same sums for any thread count
         report.maximum_weight = std::max(report.maximum_weight, w);
         report.minimum_weight = std::min(report.minimum_weight, w);
         report.sum_weights += w;
         report.sum_squared_weights += w * w;
     }
-    report.estimated_peak_bytes =
-        static_cast<std::uint64_t>(output_bytes + threads * per_event_work);
 
     std::vector<data::P4Input> p4_inputs;
-    for (std::size_t k = 0; k < stored.size(); ++k) {
-        if (std::find(outputs_.begin(), outputs_.end(), stored[k]) != outputs_.end()) {
-            p4_inputs.push_back(columns.p4(k, edges_[stored[k]].name));
+    for (std::size_t k = 0; k < plan.stored.size(); ++k) {
+        if (std::find(outputs_.begin(), outputs_.end(), plan.stored[k]) != outputs_.end()) {
+            p4_inputs.push_back(columns.p4(k, edges_[plan.stored[k]].name));
         }
     }
     std::vector<data::ScalarInput> scalar_inputs;
@@ -423,9 +421,83 @@ ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& mod
         scalar_inputs.push_back({kDiagnosticColumns[1], model ? model_weights : ones});
         scalar_inputs.push_back({kDiagnosticColumns[2], weights});
     }
-    return {data::Dataset::from_arrays(std::span<const data::P4Input>(p4_inputs),
-                                       std::span<const data::ScalarInput>(scalar_inputs), weights),
-            report};
+    return data::Dataset::from_arrays(std::span<const data::P4Input>(p4_inputs),
+                                      std::span<const data::ScalarInput>(scalar_inputs), weights);
+}
+
+namespace {
+
+GenerationReport weighted_report(const WeightedConfig& config, std::size_t chunk) {
+    GenerationReport report;
+    report.requested = report.produced = report.proposals = config.events;
+    report.seed = config.seed;
+    report.chunk_events = chunk;
+    report.minimum_weight = std::numeric_limits<double>::infinity();
+    return report;
+}
+
+}  // namespace
+
+std::pair<data::Dataset, GenerationReport>
+ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& model) const {
+    WeightedPlan plan = plan_weighted(config, static_cast<bool>(model));
+    const std::size_t n = config.events;
+    // Memory: the output columns (resident) plus, per thread, one event's working set (results
+    // go straight into the output columns).
+    const std::size_t output_bytes = plan.event_bytes * n;
+    if (config.memory_bytes) {
+        const std::size_t budget = *config.memory_bytes;
+        if (budget < output_bytes + plan.work_bytes) {
+            throw ModelError(fmt::format("{} generated events need {} bytes, more than the "
+                                         "memory budget of {} bytes",
+                                         n, output_bytes + plan.work_bytes, budget));
+        }
+        plan.threads = std::min(plan.threads, (budget - output_bytes) / plan.work_bytes);
+    }
+    plan.threads =
+        std::max<std::size_t>(1, std::min(plan.threads, (n + plan.chunk - 1) / plan.chunk));
+    GenerationReport report = weighted_report(config, plan.chunk);
+    report.estimated_peak_bytes =
+        static_cast<std::uint64_t>(output_bytes + plan.threads * plan.work_bytes);
+    data::Dataset events = weighted_batch(config, plan, model, 0, n, report);
+    return {std::move(events), report};
+}
+
+GenerationReport ChannelGenerator::weighted_to(const WeightedConfig& config,
+                                               const std::string& path, const ModelWeights& model,
+                                               data::ParquetWriteOptions options) const {
+    WeightedPlan plan = plan_weighted(config, static_cast<bool>(model));
+    const std::size_t n = config.events;
+    // Memory: one batch of output columns, the file's pending row group of the same size, and
+    // one event's work per thread.
+    std::size_t batch = std::min(n, kDefaultStreamBatch);
+    if (config.memory_bytes) {
+        const std::size_t budget = *config.memory_bytes;
+        const std::size_t per_event = 2 * plan.event_bytes;
+        if (budget < per_event + plan.work_bytes) {
+            throw ModelError(fmt::format("streaming generated events needs at least {} bytes, "
+                                         "more than the memory budget of {} bytes",
+                                         per_event + plan.work_bytes, budget));
+        }
+        batch = std::min(batch, (budget - plan.work_bytes) / per_event);
+        plan.threads = std::min(plan.threads, (budget - batch * per_event) / plan.work_bytes);
+    }
+    plan.threads = std::max<std::size_t>(1, plan.threads);
+    options.row_group_size = std::min(options.row_group_size, batch);
+    GenerationReport report = weighted_report(config, plan.chunk);
+    report.estimated_peak_bytes =
+        static_cast<std::uint64_t>(2 * batch * plan.event_bytes + plan.threads * plan.work_bytes);
+    std::optional<data::EventParquetWriter> writer;
+    for (std::uint64_t first = 0; first < n; first += batch) {
+        const std::size_t count = std::min<std::size_t>(batch, n - first);
+        const data::Dataset events = weighted_batch(config, plan, model, first, count, report);
+        if (!writer) {
+            writer.emplace(events.schema(), path, options);
+        }
+        writer->write(events.batch());
+    }
+    writer->close();
+    return report;
 }
 
 }  // namespace laddu::generation

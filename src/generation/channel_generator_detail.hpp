@@ -51,6 +51,8 @@ constexpr std::uint64_t kMassObject = 1;
 constexpr std::uint64_t kVertexObject = 10'000;
 constexpr std::uint64_t kScalarObject = 20'000;
 constexpr std::size_t kDefaultChunk = 4096;
+// Events per batch of a streamed weighted run (ChannelGenerator::weighted_to).
+constexpr std::size_t kDefaultStreamBatch = std::size_t{1} << 16;
 // laddu's random streams: production proposals, the adaptation pilot, the envelope pilot; the
 // acceptance uniforms use stream 2 with object 0.
 constexpr std::uint64_t kProductionStream = 0;

@@ -1,6 +1,8 @@
 // Channel-driven weighted generation: conservation, the Dalitz plot, the phase-space integral,
 // thread-count independence and the errors naming edges and vertices.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/data/parquet.hpp>
 #include <laddu/generation/channel_generator.hpp>
 
 #include "test_statistics.hpp"
@@ -333,6 +336,64 @@ TEST(ChannelGenerator, DiagnosticsColumnsHoldTheWeights) {
         EXPECT_EQ(events.column("__laddu_target_weight")[i], events.weights()[i]);
         EXPECT_EQ(events.column("__laddu_model_weight")[i], 1.0);
     }
+}
+
+TEST(ChannelGenerator, StreamingToParquetWritesTheWeightedEventsInBatches) {
+    KsKs setup;
+    ChannelGenerator generator(setup.channel, setup.proposals);
+    generator.add_scalar("pol", ScalarSource::uniform(0.2, 0.3));
+    const ModelWeights mass2 = [](const data::Dataset& events) {
+        std::vector<double> values;
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            values.push_back(p4_of(events, "X", i).mass_squared());
+        }
+        return values;
+    };
+    const auto dir = std::filesystem::temp_directory_path() / "laddu_weighted_to_test";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "events.parquet").string();
+    const WeightedConfig config{.events = 10007, .seed = 21, .diagnostics = true};
+    const auto [events, report] = generator.weighted(config, mass2);
+    // A budget for about 1000 events per batch: eleven batches and row groups.
+    WeightedConfig tight = config;
+    tight.memory_bytes = 1000 * 2 * (4 * 6 + 1 + 3 + 3) * sizeof(double) + 4096;
+    for (const WeightedConfig& c : {config, tight}) {
+        const GenerationReport streamed = generator.weighted_to(c, path, mass2);
+        const data::Dataset back = data::read_parquet(path);
+        ASSERT_EQ(back.size(), events.size());
+        // read_parquet orders the four-momenta by name.
+        auto names = events.p4_names();
+        std::sort(names.begin(), names.end());
+        EXPECT_EQ(back.p4_names(), names);
+        EXPECT_EQ(back.scalar_names(), events.scalar_names());
+        for (const std::string& name : events.schema().batch_column_names()) {
+            const auto a = back.column(name);
+            const auto b = events.column(name);
+            ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << name;
+        }
+        EXPECT_EQ(streamed.sum_weights, report.sum_weights);
+        EXPECT_EQ(streamed.maximum_weight, report.maximum_weight);
+        EXPECT_EQ(streamed.minimum_weight, report.minimum_weight);
+        EXPECT_EQ(streamed.produced, report.produced);
+        if (c.memory_bytes) {
+            EXPECT_LE(streamed.estimated_peak_bytes, *c.memory_bytes);
+        }
+    }
+    // A failing model leaves the finished file untouched and no temporary behind.
+    const ModelWeights failing = [](const data::Dataset& batch) {
+        std::vector<double> values(batch.size(), 1.0);
+        values.back() = -1.0;
+        return values;
+    };
+    EXPECT_THROW((void)generator.weighted_to(tight, path, failing), EvaluationError);
+    EXPECT_EQ(data::read_parquet(path).size(), events.size());
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir),
+                            std::filesystem::directory_iterator{}),
+              1);
+    WeightedConfig tiny = config;
+    tiny.memory_bytes = 100;
+    EXPECT_THROW((void)generator.weighted_to(tiny, path), ModelError);
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

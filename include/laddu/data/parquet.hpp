@@ -233,8 +233,30 @@ private:
 void write_parquet_columns(const std::string& path, std::span<const ParquetWriteColumn> columns,
                            const ParquetWriteOptions& options = {});
 
-/// Writes events with laddu's physical names (`name_e`, ..., scalars, `weight`), batch by
-/// batch: file-backed events are read as they are written, never held whole.
+/// Events of one schema written to a Parquet file batch by batch, with laddu's physical names
+/// (`name_e`, `name_px`, `name_py`, `name_pz` per four-momentum, the scalars, `weight` when the
+/// schema has one or options.always_write_weight): only the pending row group is held. The file
+/// appears at `path` on close() (ParquetWriter's temporary file and rename).
+class EventParquetWriter {
+public:
+    /// Opens the temporary file; DataError for a precision other than kFloat64 or kFloat32.
+    EventParquetWriter(const Schema& schema, std::string path,
+                       const ParquetWriteOptions& options = {});
+
+    /// Appends the events of `batch`; DataError unless it has the writer's column names.
+    void write(const EventBatch& batch);
+
+    /// Writes the pending rows and the footer and renames the file into place.
+    void close();
+
+private:
+    std::vector<std::string> names_;
+    ColumnType precision_;
+    ParquetWriter writer_;
+};
+
+/// Writes `events` with one EventParquetWriter, batch by batch: file-backed events are read as
+/// they are written, never held whole.
 void write_parquet(const EventData& events, const std::string& path,
                    const ParquetWriteOptions& options = {});
 

@@ -10,7 +10,8 @@
 // reads it back to the same expression node for node, so a round trip keeps every parameter, tag
 // and value. Parameter fields laddu has and laddu-cpp does not (scale, description) are read and
 // dropped: they do not change values; the latex label is kept (renderings print it). Numbers are
-// written with 17 significant digits, which read back to the same doubles.
+// written as laddu writes them: the shortest digits that read back to the same doubles, in
+// serde_json's notation (base/json_numbers.hpp).
 #pragma once
 
 #include <string>

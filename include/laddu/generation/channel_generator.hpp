@@ -43,6 +43,7 @@
 #include <vector>
 
 #include <laddu/data/dataset.hpp>
+#include <laddu/data/parquet.hpp>
 #include <laddu/generation/initial_momentum.hpp>
 #include <laddu/generation/interval.hpp>
 #include <laddu/generation/mass_proposal.hpp>
@@ -222,6 +223,16 @@ public:
     [[nodiscard]] std::pair<data::Dataset, GenerationReport>
     weighted(const WeightedConfig& config, const ModelWeights& model = {}) const;
 
+    /// weighted() written to the Parquet file `path` (laddu's columns: name_e, name_px, name_py,
+    /// name_pz per output edge, the scalars, the diagnostics, weight) in batches: at most 65,536
+    /// events, or what config.memory_bytes holds with the file's pending row group, are resident
+    /// at once (the row groups are at most one batch). The file holds weighted()'s events and
+    /// the report is weighted()'s; the file appears at `path` only when complete (an error
+    /// leaves any old file untouched).
+    GenerationReport weighted_to(const WeightedConfig& config, const std::string& path,
+                                 const ModelWeights& model = {},
+                                 data::ParquetWriteOptions options = {}) const;
+
     /// `config.events` unit-weight events by accept-reject on the target weight w (proposal
     /// weight, times the model value with `model`), as laddu's generate_unweighted:
     ///  * envelope: max_weight, phase_space_envelope() with proven_envelope, or else the pilot:
@@ -246,6 +257,15 @@ public:
 private:
     struct Adaptations;
     struct Proposal;
+    struct WeightedPlan;
+
+    /// Sizes and threads of a weighted run (ModelError for zero events).
+    [[nodiscard]] WeightedPlan plan_weighted(const WeightedConfig& config, bool with_model) const;
+    /// Events [first, first + n) of a weighted run as a dataset; adds their weights to `report`.
+    [[nodiscard]] data::Dataset weighted_batch(const WeightedConfig& config,
+                                               const WeightedPlan& plan, const ModelWeights& model,
+                                               std::uint64_t first, std::size_t n,
+                                               GenerationReport& report) const;
 
     [[nodiscard]] Proposal propose(std::uint64_t index, std::uint64_t seed, std::uint64_t stream,
                                    const Adaptations* adaptations) const;

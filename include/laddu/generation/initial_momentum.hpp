@@ -80,6 +80,8 @@ public:
     [[nodiscard]] std::string describe() const;
 
 private:
+    friend struct detail::GenerationJson;
+
     InitialMomentum(Kind kind, FourMomentum p4, std::optional<ScalarSource> energy)
         : kind_(kind), p4_(p4), energy_(std::move(energy)) {}
 

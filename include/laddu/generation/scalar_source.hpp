@@ -26,7 +26,8 @@ namespace laddu::generation {
 
 namespace detail {
 class PiecewiseDensity;
-}
+struct GenerationJson;  // json.cpp
+}  // namespace detail
 
 /// A drawn value and its importance weight 1/q(value).
 struct ScalarDraw {
@@ -79,6 +80,7 @@ public:
     [[nodiscard]] std::string describe() const;
 
 private:
+    friend struct detail::GenerationJson;
     ScalarSource() = default;
 
     Kind kind_ = Kind::kFixed;

@@ -31,7 +31,8 @@ namespace laddu::generation {
 
 namespace detail {
 class PiecewiseDensity;
-}
+struct GenerationJson;  // json.cpp
+}  // namespace detail
 
 /// One normalised component of a TDistribution.
 class TComponent {
@@ -81,6 +82,8 @@ public:
     [[nodiscard]] std::string describe() const;
 
 private:
+    friend struct detail::GenerationJson;
+
     TComponent(Kind kind, double a, double b) : kind_(kind), a_(a), b_(b) {}
 
     Kind kind_;

@@ -1,9 +1,11 @@
 // ParquetWriter: PLAIN data pages (v1) of REQUIRED or OPTIONAL columns, row group by row group.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
@@ -384,30 +386,59 @@ void write_parquet_columns(const std::string& path, std::span<const ParquetWrite
     writer.close();
 }
 
-void write_parquet(const EventData& events, const std::string& path,
-                   const ParquetWriteOptions& options) {
+namespace {
+
+std::vector<std::string> written_names(const Schema& schema, const ParquetWriteOptions& options) {
     if (options.precision != ColumnType::kFloat64 && options.precision != ColumnType::kFloat32) {
         throw DataError("ParquetWriteOptions::precision must be kFloat64 or kFloat32");
     }
-    const Schema& schema = events.schema();
-    const std::vector<std::string> names = schema.batch_column_names();
-    const std::size_t count =
-        schema.has_weight() || options.always_write_weight ? names.size() : names.size() - 1;
-    std::vector<ParquetWriter::Column> declared;
-    declared.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        declared.push_back({names[i], options.precision, false});
+    std::vector<std::string> names = schema.batch_column_names();
+    if (!schema.has_weight() && !options.always_write_weight) {
+        names.pop_back();  // the weight column comes last
     }
-    ParquetWriter writer(path, std::move(declared), options);
-    // Batch by batch: a file-backed source is never held whole, only the pending row group.
-    events.for_each_batch({}, [&](const EventBatch& batch, std::uint64_t) {
-        std::vector<ParquetWriteColumn> columns;
-        columns.reserve(count);
-        for (std::size_t i = 0; i < count; ++i) {
-            columns.push_back({names[i], options.precision, batch.column_at(i)});
-        }
-        writer.write(columns);
-    });
+    return names;
+}
+
+std::vector<ParquetWriter::Column> declared_columns(const std::vector<std::string>& names,
+                                                    ColumnType precision) {
+    std::vector<ParquetWriter::Column> declared;
+    declared.reserve(names.size());
+    for (const std::string& name : names) {
+        declared.push_back({name, precision, false});
+    }
+    return declared;
+}
+
+}  // namespace
+
+EventParquetWriter::EventParquetWriter(const Schema& schema, std::string path,
+                                       const ParquetWriteOptions& options)
+    : names_(written_names(schema, options)), precision_(options.precision),
+      writer_(std::move(path), declared_columns(names_, options.precision), options) {}
+
+void EventParquetWriter::write(const EventBatch& batch) {
+    const std::vector<std::string> names = batch.schema().batch_column_names();
+    if (names.size() < names_.size() || !std::equal(names_.begin(), names_.end(), names.begin())) {
+        throw DataError(fmt::format("cannot append a batch with columns [{}] to a Parquet file of "
+                                    "[{}]",
+                                    fmt::join(names, ", "), fmt::join(names_, ", ")));
+    }
+    std::vector<ParquetWriteColumn> columns;
+    columns.reserve(names_.size());
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+        columns.push_back({names_[i], precision_, batch.column_at(i)});
+    }
+    writer_.write(columns);
+}
+
+void EventParquetWriter::close() {
+    writer_.close();
+}
+
+void write_parquet(const EventData& events, const std::string& path,
+                   const ParquetWriteOptions& options) {
+    EventParquetWriter writer(events.schema(), path, options);
+    events.for_each_batch({}, [&](const EventBatch& batch, std::uint64_t) { writer.write(batch); });
     writer.close();
 }
 
