@@ -57,8 +57,9 @@ expect_error("--repeat needs an integer from 1 to 1000000, got '-1' \\(negative\
     ${CLI} bench kmatrix --data ${WORK_DIR}/none.parquet --repeat -1)
 expect_error("--events needs an integer from 1 to 10000000000, got '4611686018427387904'"
     ${CLI} generate --model ${model} --events 4611686018427387904 --output ${WORK_DIR}/x.parquet)
-# 10^10 events pass the parser but not the memory check (3 TB), before anything is allocated.
-expect_error("--events 10000000000 needs about 2.8 TiB of memory \\(304 bytes per event\\) but [0-9.]+ [KMGT]iB is available; lower --events"
+# 10^10 unit-weight events pass the parser but not the memory check (5 TB), before anything is
+# allocated.
+expect_error("--events 10000000000 needs about 4.7 TiB of memory \\(512 bytes per event\\) but [0-9.]+ [KMGT]iB is available; lower --events, pass --weighted"
     ${CLI} generate --model ${model} --events 10000000000 --output ${WORK_DIR}/x.parquet)
 expect_error("--mc 10000000000 needs about 2.8 TiB of memory" ${CLI} demo --mc 10000000000)
 # An unknown command is a usage error too.
@@ -72,7 +73,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/cli_run.cmake)
 
 # 4. Progress into a pipe: no carriage return, one plain line per stage.
 run(generate --model ${model} --events 500 --seed 2 --threads 2 --output ${WORK_DIR}/data.parquet)
-if(err MATCHES "\r" OR NOT err MATCHES "^generate: round [0-9]+, [0-9]+ flat events so far\n$")
+if(err MATCHES "\r" OR NOT err MATCHES "^generate: 500 unit-weight events of [^\n]+\n$")
     message(FATAL_ERROR "generate into a pipe: expected one plain progress line, got '${err}'")
 endif()
 run(generate --model ${model} --phase-space --events 5000 --seed 3 --output ${WORK_DIR}/mc.parquet)
@@ -118,10 +119,11 @@ endif()
 expect_error("cannot write standard output: No space left on device"
     sh -c "exec \"$0\" \"$@\" > /dev/full" ${CLI} inspect ${model} --show parameters)
 
-# 6. An intensity that is zero everywhere fails after the first round of candidates.
+# 6. An intensity that is zero everywhere fails at the first event of the pilot: generation needs
+# a positive intensity (as laddu's).
 file(WRITE ${WORK_DIR}/zero.toml "[model]\nintensity = \"i\"\n[amplitudes]\n"
     "c = { type = \"coupling\", re = 0.0, im = 0.0 }\nz = { type = \"ylm\", l = 0, m = 0 }\n"
     "p = { type = \"product\", factors = [\"c\", \"z\"] }\n"
     "i = { type = \"norm_sqr\", amplitude = \"p\" }\n")
-expect_error("the intensity is zero at all [0-9]+ candidate events of round 1: it is zero everywhere in the sampled phase space"
+expect_error("proposal 0: the model value 0 is not finite and positive \\(generation weights events by a positive-real model\\)"
     ${CLI} generate --model ${WORK_DIR}/zero.toml --events 1000 --output ${WORK_DIR}/zero.parquet)

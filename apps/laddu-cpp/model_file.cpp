@@ -22,6 +22,7 @@
 #include <laddu/physics/harmonics.hpp>
 #include <laddu/physics/reaction.hpp>
 
+#include "channel_file.hpp"
 #include <toml++/toml.h>
 
 namespace laddu::cli {
@@ -98,7 +99,8 @@ public:
     Reader(const toml::table& root, std::string source) : root_(root), source_(std::move(source)) {}
 
     ModelFile read() {
-        check_keys(root_, "", {"model", "reaction", "generator", "parameters", "amplitudes"});
+        check_keys(root_, "",
+                   {"model", "reaction", "generator", "channel", "parameters", "amplitudes"});
         ModelFile file;
         file.source = source_;
         const toml::table& model = table(root_, "model", "", true);
@@ -108,6 +110,11 @@ public:
         file.intensity = string(model, "intensity", "model");
         read_reaction(file.reaction);
         read_generator(file.generator);
+        if (root_.contains("channel")) {
+            file.channel = read_channel(table(root_, "channel", "", true),
+                                        [this](const toml::node* node, const std::string& key,
+                                               const std::string& what) { fail(node, key, what); });
+        }
         read_parameters();
         amplitudes_ = &table(root_, "amplitudes", "", true);
 

@@ -4,6 +4,8 @@
 //   [model]        name, description, intensity = "<amplitude name>"
 //   [reaction]     beam, recoil, daughters = [a, b] (four-momentum columns), polarization
 //   [generator]    phase-space settings of `laddu-cpp generate` (beam energy, m(X) window, ...)
+//   [channel]      a channel with laddu's generation proposals, which generate uses instead
+//                  (channel_file.hpp)
 //   [parameters]   "<name>" = { value, bounds = [lo, hi], fixed, periodic, unit }
 //   [amplitudes]   "<name>" = { type = "breit_wigner" | "flatte" | "zlm" | "ylm" | "coupling" |
 //                  "product" | "sum" | "norm_sqr" | "incoherent_sum" | "real" | "imag" |
@@ -16,10 +18,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <laddu/expr/expr.hpp>
 #include <laddu/expr/model.hpp>
+#include <laddu/generation/channel_generator.hpp>
+#include <laddu/physics/channel.hpp>
 
 namespace laddu::cli {
 
@@ -33,8 +38,9 @@ struct ReactionSpec {
     std::string pol_angle = "pol_angle";
 };
 
-/// Phase-space settings for `laddu-cpp generate` (generation::KsKsOptions: a photon beam on a
-/// target at rest, X → two daughters of equal mass).
+/// Phase-space settings for `laddu-cpp generate` without a [channel] table (a photon beam on a
+/// target at rest, X → two daughters of equal mass; generate.cpp builds the channel; also the
+/// demo's generation::KsKsOptions).
 struct GeneratorSpec {
     double beam_energy_min = 8.0;  ///< GeV
     double beam_energy_max = 9.0;  ///< GeV
@@ -43,6 +49,13 @@ struct GeneratorSpec {
     double recoil_mass = 0.93827208816;
     double pol_magnitude_min = 0.3;
     double pol_magnitude_max = 0.4;
+};
+
+/// The [channel] table: a channel and how to generate it (channel_file.hpp), for generate.
+struct ChannelSpec {
+    physics::Channel channel;
+    generation::ChannelProposals proposals;
+    std::vector<std::pair<std::string, generation::ScalarSource>> scalars;
 };
 
 /// One named amplitude of a model file and the expression it built.
@@ -63,6 +76,7 @@ struct ModelFile {
     std::vector<std::string> tags;  ///< the tags the model uses (fit fractions), sorted
     ReactionSpec reaction;
     GeneratorSpec generator;
+    std::optional<ChannelSpec> channel;      ///< the [channel] table, if the file has one
     std::vector<NamedAmplitude> amplitudes;  ///< in file order
 };
 

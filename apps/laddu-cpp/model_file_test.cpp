@@ -323,5 +323,65 @@ TEST(ModelFileErrors, MissingFile) {
     }
 }
 
+TEST(ModelFile, ChannelTableBuildsTheChannelAndItsProposals) {
+    const ModelFile file = load_model_file(kModels + "/ksks_channel.toml");
+    ASSERT_TRUE(file.channel);
+    const ChannelSpec& spec = *file.channel;
+    EXPECT_EQ(spec.channel.name(), "gamma p -> K_S K_S p");
+    EXPECT_EQ(spec.channel.edge_names(),
+              (std::vector<std::string>{"beam", "target", "X", "proton", "kshort1", "kshort2"}));
+    EXPECT_EQ(spec.channel.edges()[1].output, false);
+    EXPECT_NEAR(*spec.channel.edges()[5].particle->mass, 0.497611, 1e-6);
+    const generation::VertexProposal& production = spec.proposals.vertices.at("production");
+    EXPECT_EQ(production.incoming_edge(), "beam");
+    EXPECT_EQ(production.distribution().components().size(), 2U);
+    EXPECT_EQ(production.distribution().t_min(), -3.0);
+    EXPECT_FALSE(production.distribution().t_max());
+    EXPECT_EQ(spec.proposals.edges.at("X").mass_proposal->high(), 2.0);
+    ASSERT_EQ(spec.scalars.size(), 2U);
+    EXPECT_EQ(spec.scalars[0].first, "pol_angle");
+    // A file without [channel] has none: generate builds one from [reaction] and [generator].
+    EXPECT_FALSE(load_model_file(kModels + "/breit_wigner_zlm.toml").channel);
+}
+
+TEST(ModelFileErrors, ChannelErrorsNameTheKeyAndLine) {
+    const std::string channel = kBase + R"(
+[channel]
+name = "a -> b c"
+[[channel.edges]]
+name = "a"
+mass = 1.0
+initial_momentum = { Momentum = { x = 0.0, y = 0.0, z = 0.0 } }
+[[channel.edges]]
+name = "b"
+particle = "PI_PLUS"
+[[channel.edges]]
+name = "c"
+particle = "PI_MINUS"
+[[channel.vertices]]
+name = "decay"
+incoming = ["a"]
+outgoing = ["b", "c"]
+)";
+    EXPECT_EQ(error_of(channel), "");
+    const auto error_with = [&](const std::string& from, const std::string& to) {
+        std::string text = channel;
+        text.replace(text.find(from), from.size(), to);
+        return error_of(text);
+    };
+    const std::string both = error_with("name = \"b\"", "name = \"b\"\nmass = 0.1");
+    EXPECT_NE(both.find("t.toml:18:8:"), std::string::npos) << both;
+    EXPECT_NE(both.find("channel.edges[1].mass: give either particle or mass"), std::string::npos)
+        << both;
+    const std::string key = error_with("name = \"a\"", "name = \"a\"\nmas = 1.0");
+    EXPECT_NE(key.find("channel.edges[0].mas: unknown key 'mas'"), std::string::npos) << key;
+    const std::string json = error_with("Momentum", "Momenta");
+    EXPECT_NE(json.find("channel.edges[0].initial_momentum: InitialMomentum JSON is none of"),
+              std::string::npos)
+        << json;
+    const std::string topology = error_with("outgoing = [\"b\", \"c\"]", "outgoing = [\"b\"]");
+    EXPECT_NE(topology.find("t.toml:10:1: channel: "), std::string::npos) << topology;
+}
+
 }  // namespace
 }  // namespace laddu::cli

@@ -1,4 +1,4 @@
-// The progress line every laddu-cpp command shows while it works (generate's rounds, fit's
+// The progress line every laddu-cpp command shows while it works (generate's run, fit's
 // iterations, the demo's stages).
 #pragma once
 

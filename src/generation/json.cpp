@@ -36,7 +36,11 @@ double number(const Json& object, const char* key, std::string_view what) {
     return field(object, key, what).get<double>();
 }
 
+// A missing optional field is null, as serde reads an absent Option (TOML has no null).
 std::optional<double> optional_number(const Json& object, const char* key, std::string_view what) {
+    if (object.is_object() && !object.contains(key)) {
+        return std::nullopt;
+    }
     const Json& value = field(object, key, what);
     return value.is_null() ? std::nullopt : std::optional<double>(value.get<double>());
 }
