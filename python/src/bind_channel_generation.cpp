@@ -361,6 +361,18 @@ std::optional<std::size_t> memory_bytes(const py::object& memory) {
     return plan.resolve();
 }
 
+// The WeightedConfig of Generator.weighted and weighted_to.
+generation::WeightedConfig weighted_config(std::size_t events, const py::object& execution,
+                                           const py::object& memory, std::uint64_t seed,
+                                           bool diagnostics) {
+    generation::WeightedConfig config{.events = events,
+                                      .seed = seed,
+                                      .threads = execution_threads(execution),
+                                      .diagnostics = diagnostics};
+    config.memory_bytes = memory_bytes(memory);
+    return config;
+}
+
 void bind_generator(py::module_& module) {
     using generation::ChannelGenerator;
     py::class_<ChannelGenerator>(module, "Generator",
@@ -454,11 +466,8 @@ void bind_generator(py::module_& module) {
                      const py::object& memory, std::uint64_t seed, bool diagnostics) {
                 const generation::ModelWeights weights =
                     model_weights(module, model, parameters, execution);
-                generation::WeightedConfig config{.events = events,
-                                                  .seed = seed,
-                                                  .threads = execution_threads(execution),
-                                                  .diagnostics = diagnostics};
-                config.memory_bytes = memory_bytes(memory);
+                const generation::WeightedConfig config =
+                    weighted_config(events, execution, memory, seed, diagnostics);
                 std::pair<data::Dataset, generation::GenerationReport> result;
                 {
                     const py::gil_scoped_release release;
@@ -482,11 +491,8 @@ void bind_generator(py::module_& module) {
                      bool diagnostics) {
                 const generation::ModelWeights weights =
                     model_weights(module, model, parameters, execution);
-                generation::WeightedConfig config{.events = events,
-                                                  .seed = seed,
-                                                  .threads = execution_threads(execution),
-                                                  .diagnostics = diagnostics};
-                config.memory_bytes = memory_bytes(memory);
+                const generation::WeightedConfig config =
+                    weighted_config(events, execution, memory, seed, diagnostics);
                 const py::gil_scoped_release release;
                 return self.weighted_to(config, sink.path, weights, sink.options());
             },
