@@ -12,7 +12,8 @@ Two likelihoods, each built by each library with its own Python API:
   own read_parquet. Before timing, both f64 interpreters are evaluated at the same parameters (by
   name, all 0.25): a value that differs by more than 1e-10 relative stops the run.
 * the README's Breit-Wigner, 1 / (mass^2 - s - i mass width), squared: its NLL and an L-BFGS-B fit
-  from the model's initial values (both libraries' default L-BFGS-B), on the same numpy arrays.
+  from the model's initial values (both libraries' default L-BFGS-B), on the same numpy arrays,
+  and 200 steps of the affine-invariant ensemble sampler (16 walkers) around the fitted point.
 
 Timing: every likelihood is called (value and value+gradient) twice before timing, then laddu and
 laddu-cpp calls alternate (which goes first alternates too) and the medians of N repeats are
@@ -58,6 +59,10 @@ KMATRIX_PARAMETER = 0.25
 
 PROGRESS = sys.stdout.isatty()
 _checkpoint = None  # main() sets it when --json names a file: rewrites the file after every cell
+
+
+MCMC_WALKERS = 16
+MCMC_STEPS = 200
 
 
 def checkpoint():
@@ -518,7 +523,25 @@ def bw_section(eng, args, rows, fits, checks):
                     "laddu_evaluations": [prop(evals, "f"), prop(evals, "g")],
                     "laddu_cpp_evaluations": [ro.value_evaluations, ro.gradient_evaluations],
                     "load_before": load0, "load_after": load_average()})
-                del lik_l, nll_o
+                # MCMC: 16 walkers around the fitted point, 200 steps of laddu's default stretch
+                # move in both (the same start; the random streams differ).
+                progress(f"Breit-Wigner MCMC {n} {threads}t {backend}")
+                lik_ls = eng.laddu_likelihood(ld_model, ld_data, ld_mc, backend, threads, "f64")
+                lik_os = O.Likelihood([eng.ours_nll(our_model, our_data, our_mc, backend, threads, "f64")])
+                walkers = lik_os.walker_positions(list(ro.x), MCMC_WALKERS, scale=1e-2, seed=1)
+                calls = {
+                    "laddu": lambda: lik_ls.sample(L.ganesh.AIESInit(walkers), seed=2,
+                                                   terminators=[L.ganesh.MaxSteps(MCMC_STEPS)]),
+                    "laddu-cpp": lambda: lik_os.sample(O.ganesh.AIESInit(walkers), seed=2,
+                                                       terminators=[O.ganesh.MaxSteps(MCMC_STEPS)]),
+                }
+                load0 = load_average()
+                t = race(calls, max(3, min(args.repeat or 5, 5)))
+                rows.append({"model": "mcmc", "events": n, "threads": threads, "backend": backend,
+                             "walkers": MCMC_WALKERS, "steps": MCMC_STEPS,
+                             "laddu_s": t["laddu"][0], "laddu_cpp_s": t["laddu-cpp"][0],
+                             "load_before": load0, "load_after": load_average()})
+                del lik_l, nll_o, lik_ls, lik_os
                 checkpoint()
 
 
@@ -659,6 +682,18 @@ def markdown(rows, fits):
                        f"{fmt_ms(r['laddu_s'])} | {fmt_ms(r['laddu_cpp_s'])} | {r['events'] / r['laddu_s'] / 1e3:.4g} | "
                        f"{r['events'] / r['laddu_cpp_s'] / 1e3:.4g} | {r['laddu_cpp_s'] / r['laddu_s']:.3g} | "
                        f"{r['load_before']:.1f} |")
+        out.append("")
+    mcmc = [r for r in rows if r["model"] == "mcmc"]
+    if mcmc:
+        out.append(f"**README Breit-Wigner MCMC**, {MCMC_WALKERS} walkers from the same start around the fitted point, "
+                   f"{MCMC_STEPS} stretch-move steps ({MCMC_WALKERS * (MCMC_STEPS + 1)} likelihood evaluations), wall ms "
+                   "(median):")
+        out.append("")
+        out.append("| events | threads | backend | laddu ms | laddu-cpp ms | laddu-cpp ÷ laddu | load |")
+        out.append("|---|---|---|---|---|---|---|")
+        for r in mcmc:
+            out.append(f"| {size_label(r['events'])} | {r['threads']} | {r['backend']} | {fmt_ms(r['laddu_s'])} | "
+                       f"{fmt_ms(r['laddu_cpp_s'])} | {r['laddu_cpp_s'] / r['laddu_s']:.3g} | {r['load_before']:.1f} |")
         out.append("")
     if fits:
         out.append("**README Breit-Wigner fit** from (mass, width) = (1.0, 0.1), L-BFGS-B in both, a fresh "

@@ -753,6 +753,18 @@ class Likelihood:
     def fit_restarts(
         self, restarts: int, initial: _Params = None, *, seed: int = 0, method: str = "lbfgsb"
     ) -> tuple[list[FitResult], int]: ...
+    def sample(
+        self,
+        init: ganesh.AIESInit,
+        *,
+        config: ganesh.AIESConfig | None = None,
+        seed: int = 0,
+        terminators: Sequence[object] = ...,
+        observers: Sequence[Callable[[int, ganesh.StatusSnapshot], object]] = ...,
+    ) -> ganesh.MCMCSummary: ...
+    def walker_positions(
+        self, center: _Params, n_walkers: int, *, scale: float = 1e-3, seed: int = 0
+    ) -> npt.NDArray[np.float64]: ...
     def value(self, parameters: Sequence[float] | Mapping[str, float] | None = None) -> float: ...
     def value_and_gradient(
         self, parameters: Sequence[float] | Mapping[str, float] | None = None
@@ -1103,12 +1115,81 @@ def flatte(
     observed: tuple[_Operand, _Operand, _Operand],
     alternative: tuple[_Operand, _Operand, _Operand],
 ) -> Expr: ...
+
+# laddu's older line shapes (bind_legacy_line_shapes.cpp; docs/physics.md "Line shapes of laddu's
+# older releases").
+def faddeeva(z: _Operand) -> Expr:
+    """w(z) = exp(-z^2) erfc(-iz) for Im z >= 0 (Weideman's rational approximation)."""
+def voigt_profile(
+    resonance_mass: _Operand, mass: _Operand, width: _Operand, sigma: _Operand
+) -> Expr:
+    """The normalised Voigt profile Re w(z) / (sigma sqrt(2 pi)), z = (m - m0 + i width/2) / (sigma sqrt 2)."""
+def voigt(resonance_mass: _Operand, mass: _Operand, width: _Operand, sigma: _Operand) -> Expr:
+    """laddu v0.19.6's Voigt amplitude: sqrt(voigt_profile(...)), Real."""
+def pol_phase(pol_angle: _Operand, pol_magnitude: _Operand) -> Expr:
+    """laddu v0.19.6's PolPhase: pol_magnitude * exp(2i pol_angle)."""
+def photon_sdme(
+    helicity: int,
+    helicity_prime: int,
+    *,
+    pol_angle: _Operand | None = None,
+    pol_magnitude: _Operand | None = None,
+) -> Expr:
+    """laddu v0.19.6's PhotonSDME rho_{l l'} (helicities +1/-1); unpolarised without pol_*."""
+def lookup_table(
+    variables: Sequence[Expr],
+    axis_coordinates: Sequence[Sequence[float]],
+    values: Sequence[_Operand],
+    interpolation: str = "nearest",
+    boundary_mode: str = "zero",
+) -> Expr:
+    """laddu v0.19.6's LookupTable: 'nearest' (bin edges) or 'linear' (grid points), row-major values, 'zero' or 'clamp' outside."""
+def piecewise(
+    variable: Expr, bins: int, range: tuple[float, float], values: Sequence[_Operand]
+) -> Expr:
+    """laddu's PiecewiseScalar: values[k] on bin k of equal bins over [low, high), 0 outside."""
 def kopf_f0(s: _Operand, production: Sequence[_Operand]) -> Expr: ...
 def kopf_f2(s: _Operand, production: Sequence[_Operand]) -> Expr: ...
 def kopf_a0(s: _Operand, production: Sequence[_Operand]) -> Expr: ...
 def kopf_a2(s: _Operand, production: Sequence[_Operand]) -> Expr: ...
 def kopf_rho(s: _Operand, production: Sequence[_Operand]) -> Expr: ...
 def kopf_pi1(s: _Operand, production: Sequence[_Operand]) -> Expr: ...
+
+# laddu's expression-valued K-matrix blocks (bind_kmatrix_blocks.cpp; also in ld.amplitudes).
+# Vector and matrix arguments are ld.vector(...) / ld.matrix(...) expressions.
+def blatt_weisskopf_barriers(
+    s: _Operand,
+    *,
+    channel_mass_1: _Operand,
+    channel_mass_2: _Operand,
+    pole_masses: _Operand,
+    l: L | int | float,
+    q_r: float = 1.0,
+) -> Expr:
+    """Channels x poles matrix of F_L(q_i(s)) / F_L(q_i(m_a^2))."""
+def k_matrix(
+    s: _Operand,
+    *,
+    pole_masses: _Operand,
+    couplings: _Operand,
+    barriers: _Operand,
+    background: _Operand | None = None,
+) -> Expr:
+    """The cleared K-matrix Pi(s) K(s), channels x channels."""
+def p_vector(
+    s: _Operand,
+    *,
+    pole_masses: _Operand,
+    production: _Operand,
+    couplings: _Operand,
+    barriers: _Operand,
+    background: _Operand | None = None,
+) -> Expr:
+    """The cleared production vector Pi(s) P(s), one entry per channel."""
+def f_vector(
+    s: _Operand, *, pole_masses: _Operand, k: _Operand, p: _Operand, phase_space: _Operand
+) -> Expr:
+    """F = solve(Pi(s) I + K C, P); phase_space is a channels x channels matrix or a vector."""
 def kmatrix_benchmark_model() -> Model: ...
 def kmatrix_benchmark_intensity() -> Expr: ...
 def cartesian_coupling(name: str) -> Expr: ...

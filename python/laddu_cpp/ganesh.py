@@ -1,23 +1,51 @@
-"""laddu's ``ld.ganesh`` names for fit configuration, mapped onto laddu-cpp's minimisers.
+"""laddu's ``ld.ganesh`` vocabulary: fit configurations, terminators and the MCMC settings.
 
 ``likelihood.fit(config=ld.ganesh.LBFGSBConfig(), terminators=[ld.ganesh.MaxSteps(1000)])``
-chooses the method from the config and caps the iterations with MaxSteps; any other
+chooses the method from the config and caps the iterations with MaxSteps; any other fit
 terminator is a callable ``(iteration, value, x) -> bool`` that returns False to stop.
+
+``likelihood.sample(ld.ganesh.AIESInit(walkers), config=ld.ganesh.AIESConfig(...), seed=s,
+terminators=[ld.ganesh.MaxSteps(n)])`` runs the affine-invariant ensemble sampler and returns an
+``MCMCSummary`` (laddu_cpp's C++ sampler, ``include/laddu/fit/ensemble_sampler.hpp``). Sampling
+terminators are ``MaxSteps``, ``AutocorrelationTerminator`` or callables
+``(step, StatusSnapshot) -> bool`` that return True to stop.
 """
 
-__all__ = ["MaxSteps", "LBFGSBConfig", "NelderMeadConfig", "MigradConfig"]
+# Imports under private names: every public name of ld.ganesh is laddu's vocabulary.
+import math as _math
+from collections.abc import Sequence as _Sequence
+
+import numpy as _np
+
+from ._core import MCMCSummary
+
+__all__ = [
+    "MaxSteps",
+    "LBFGSBConfig",
+    "NelderMeadConfig",
+    "MigradConfig",
+    "AIESInit",
+    "AIESConfig",
+    "AIESMove",
+    "ChainStorage",
+    "AutocorrelationTerminator",
+    "MCMCSummary",
+    "EvalCounts",
+    "StatusMessage",
+    "StatusSnapshot",
+]
 
 
 class MaxSteps:
-    """Stops a fit after ``max_steps`` iterations."""
+    """Stops a fit or a sampling run after ``steps`` steps."""
 
-    def __init__(self, max_steps: int) -> None:
-        if int(max_steps) <= 0:
-            raise ValueError(f"MaxSteps needs a positive step count, got {max_steps}")
-        self.max_steps = int(max_steps)
+    def __init__(self, steps: int) -> None:
+        if isinstance(steps, bool) or int(steps) != steps or int(steps) <= 0:
+            raise ValueError(f"MaxSteps needs a positive whole step count, got {steps!r}")
+        self.steps = int(steps)
 
     def __repr__(self) -> str:
-        return f"MaxSteps({self.max_steps})"
+        return f"MaxSteps({self.steps})"
 
 
 class LBFGSBConfig:
@@ -36,3 +64,181 @@ class MigradConfig:
     """A MIGRAD-like variable-metric minimiser (laddu-cpp's addition)."""
 
     method = "migrad"
+
+
+def _positive_finite(value: float, what: str, above: float = 0.0) -> float:
+    value = float(value)
+    if not _math.isfinite(value) or value <= above:
+        raise ValueError(f"{what} must be finite and above {above:g}, got {value!r}")
+    return value
+
+
+class AIESInit:
+    """The starting ensemble: an (n_walkers, n_parameters) array, at least two walkers."""
+
+    def __init__(self, walkers: _Sequence[_Sequence[float]] | _np.ndarray) -> None:
+        array = _np.asarray(walkers, dtype=float)
+        if array.ndim != 2:
+            raise ValueError(f"walkers must be an (n_walkers, n_parameters) array, got shape {array.shape}")
+        if array.shape[0] < 2:
+            raise ValueError("AIES requires at least 2 walkers")
+        if array.shape[1] < 1:
+            raise ValueError("AIES walker dimension must be at least 1")
+        if not _np.all(_np.isfinite(array)):
+            raise ValueError("walker positions must be finite")
+        self.walkers = array
+
+    def __repr__(self) -> str:
+        return f"AIESInit(walkers={self.walkers.shape[0]}, parameters={self.walkers.shape[1]})"
+
+
+class AIESMove:
+    """One weighted move of the ensemble sampler: ``stretch(scale=, weight=)`` or
+    ``walk(weight=)``."""
+
+    def __init__(self, kind: str, scale: float, weight: float) -> None:
+        self.kind = kind
+        self.scale = scale
+        weight = float(weight)
+        if not _math.isfinite(weight) or weight < 0.0:
+            raise ValueError(f"a move weight must be finite and non-negative, got {weight!r}")
+        self.weight = weight
+
+    @staticmethod
+    def stretch(*, scale: float = 2.0, weight: float = 1.0) -> "AIESMove":
+        return AIESMove("stretch", _positive_finite(scale, "the stretch scale", 1.0), weight)
+
+    @staticmethod
+    def walk(*, weight: float = 1.0) -> "AIESMove":
+        return AIESMove("walk", 2.0, weight)
+
+    def __repr__(self) -> str:
+        if self.kind == "walk":
+            return f"AIESMove.walk(weight={self.weight})"
+        return f"AIESMove.stretch(scale={self.scale}, weight={self.weight})"
+
+
+class ChainStorage:
+    """Which samples the chains keep: ``full()``, ``rolling(window)`` (the last ``window``) or
+    ``sampled(keep_every, max_samples=)`` (the start and every ``keep_every``-th step, at most
+    ``max_samples`` of them, the most recent)."""
+
+    def __init__(self, kind: str, window: int = 0, keep_every: int = 1, max_samples: int | None = None) -> None:
+        self.kind = kind
+        self.window = window
+        self.keep_every = keep_every
+        self.max_samples = max_samples
+
+    @staticmethod
+    def full() -> "ChainStorage":
+        return ChainStorage("full")
+
+    @staticmethod
+    def rolling(window: int) -> "ChainStorage":
+        if int(window) <= 0:
+            raise ValueError(f"the rolling window must be positive, got {window!r}")
+        return ChainStorage("rolling", window=int(window))
+
+    @staticmethod
+    def sampled(keep_every: int, *, max_samples: int | None = None) -> "ChainStorage":
+        if int(keep_every) <= 0 or (max_samples is not None and int(max_samples) <= 0):
+            raise ValueError("keep_every and max_samples must be positive")
+        return ChainStorage("sampled", keep_every=int(keep_every),
+                            max_samples=None if max_samples is None else int(max_samples))
+
+    def __repr__(self) -> str:
+        if self.kind == "rolling":
+            return f"ChainStorage.rolling({self.window})"
+        if self.kind == "sampled":
+            return f"ChainStorage.sampled({self.keep_every}, max_samples={self.max_samples})"
+        return "ChainStorage.full()"
+
+
+class AIESConfig:
+    """Settings of the affine-invariant ensemble sampler (laddu's defaults).
+
+    ``moves``: AIESMove objects (or (AIESMove, weight) pairs); without them every step is a
+    stretch move with ``stretch_scale``. ``parameter_names`` label the summary. ``transform``
+    is not supported: walkers move in the parameters themselves, which is exact for the bounds
+    (proposals outside them are rejected)."""
+
+    def __init__(self, *, stretch_scale: float = 2.0, moves: _Sequence[AIESMove] | None = None,
+                 chain_storage: ChainStorage | None = None, parameter_names: _Sequence[str] | None = None,
+                 transform: object | None = None) -> None:
+        if transform is not None:
+            raise ValueError("AIESConfig(transform=) is not supported by laddu-cpp: walkers move in the "
+                             "parameters themselves; leave transform=None")
+        self.stretch_scale = _positive_finite(stretch_scale, "stretch_scale", 1.0)
+        if moves is not None:
+            resolved = []
+            for move in moves:
+                if isinstance(move, tuple):
+                    move, weight = move
+                    move = AIESMove(move.kind, move.scale, weight)
+                if not isinstance(move, AIESMove):
+                    raise TypeError("moves must be ld.ganesh.AIESMove objects")
+                resolved.append(move)
+            if not resolved or all(m.weight == 0.0 for m in resolved):
+                raise ValueError("AIES move weights must include a positive entry")
+            moves = resolved
+        self.moves = moves
+        if chain_storage is not None and not isinstance(chain_storage, ChainStorage):
+            raise TypeError("chain_storage must be an ld.ganesh.ChainStorage")
+        self.chain_storage = chain_storage
+        self.parameter_names = None if parameter_names is None else [str(n) for n in parameter_names]
+
+    def __repr__(self) -> str:
+        return f"AIESConfig(stretch_scale={self.stretch_scale}, moves={self.moves}, chain_storage={self.chain_storage})"
+
+
+class AutocorrelationTerminator:
+    """Every ``n_check`` steps computes the mean integrated autocorrelation time τ̄ over the samples
+    after the first ``discard`` fraction; stops (if ``terminate``) once ``n_taus_threshold`` · τ̄ is
+    below the step count and τ̄ changed by less than ``dtau_threshold`` since the last check.
+    ``taus`` holds τ̄ of every check after the run; ``verbose`` prints each check."""
+
+    def __init__(self, *, n_check: int = 50, n_taus_threshold: int = 50, dtau_threshold: float = 0.01,
+                 discard: float = 0.5, terminate: bool = True, sokal_window: float | None = None,
+                 verbose: bool = False) -> None:
+        if int(n_check) <= 0 or int(n_taus_threshold) <= 0:
+            raise ValueError("n_check and n_taus_threshold must be positive")
+        if not 0.0 <= float(discard) < 1.0:
+            raise ValueError(f"discard must be in [0, 1), got {discard!r}")
+        self.n_check = int(n_check)
+        self.n_taus_threshold = int(n_taus_threshold)
+        self.dtau_threshold = _positive_finite(dtau_threshold, "dtau_threshold")
+        self.discard = float(discard)
+        self.terminate = bool(terminate)
+        self.sokal_window = None if sokal_window is None else _positive_finite(sokal_window, "sokal_window")
+        self.verbose = bool(verbose)
+        self.taus: list[float] = []
+
+
+class EvalCounts:
+    """Objective (f), gradient (g) and Hessian (h) evaluations of a run."""
+
+    def __init__(self, f: int, g: int, h: int) -> None:
+        self.f, self.g, self.h = f, g, h
+
+    def __repr__(self) -> str:
+        return f"EvalCounts(f={self.f}, g={self.g}, h={self.h})"
+
+
+class StatusMessage:
+    """How a run ended: ``success`` and ``text``."""
+
+    def __init__(self, success: bool, text: str) -> None:
+        self.success, self.text = success, text
+
+    def __repr__(self) -> str:
+        return f"StatusMessage(success={self.success}, text={self.text!r})"
+
+
+class StatusSnapshot:
+    """What terminators and observers see after a step: ``step``, ``success``, ``message``."""
+
+    def __init__(self, step: int, success: bool, message: str) -> None:
+        self.step, self.success, self.message = step, success, message
+
+    def __repr__(self) -> str:
+        return f"StatusSnapshot(step={self.step}, success={self.success}, message={self.message!r})"

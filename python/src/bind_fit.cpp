@@ -63,7 +63,7 @@ std::vector<double> start_values(const likelihood::Likelihood& likelihood,
 
 // laddu's fit(config=, terminators=) on top of method=/max_steps=/progress=: a config names
 // its method (ld.ganesh.LBFGSBConfig(), NelderMeadConfig(), MigradConfig()); a terminator with
-// max_steps (ld.ganesh.MaxSteps(n)) caps the iterations; any other terminator is a callable
+// steps (ld.ganesh.MaxSteps(n)) caps the iterations; any other terminator is a callable
 // progress(iteration, value, x) that returns False to stop.
 fit::FitOptions make_options(std::string method, std::size_t max_steps,
                              const std::optional<py::function>& progress,
@@ -82,10 +82,10 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
     }
     if (!terminators.is_none()) {
         for (const py::handle t : terminators) {
-            if (py::hasattr(t, "max_steps")) {
-                max_steps = std::min(max_steps, cast_arg<std::size_t>(t.attr("max_steps"),
-                                                                      "a terminator's max_steps",
-                                                                      "a non-negative int"));
+            if (py::hasattr(t, "steps")) {
+                max_steps = std::min(max_steps,
+                                     cast_arg<std::size_t>(t.attr("steps"), "a terminator's steps",
+                                                           "a non-negative int"));
             } else if (PyCallable_Check(t.ptr()) != 0) {
                 callbacks.push_back(py::reinterpret_borrow<py::function>(t));
             } else {

@@ -58,7 +58,7 @@ RenderOptions render_options(const py::object& colors, bool expand_repeated,
             throw py::type_error("colors must be a string ('light', 'dark', 'none') or None, got " +
                                  python_type_name(colors));
         }
-        const auto text = colors.cast<std::string>();
+        const auto text = cast_arg<std::string>(colors, "colors", "a string encodable as UTF-8");
         options.colors = value_error_on_model_error([&] { return expr::parse_color_preset(text); });
     }
     if (!style_rules.is_none()) {

@@ -33,6 +33,14 @@ int quantum_doubled(const pybind11::handle& value);
 /// Vec3/Vec4, Channel, angular functions, line shapes, Kopf K-matrices, ld.particles.
 void bind_physics(pybind11::module_& module);
 
+/// Voigt, pol_phase, photon_sdme, lookup_table, piecewise: laddu's older line shapes (needs
+/// bind_physics first, for ld.amplitudes).
+void bind_legacy_line_shapes(pybind11::module_& module);
+
+/// k_matrix, p_vector, f_vector, blatt_weisskopf_barriers: laddu's expression-valued K-matrix
+/// blocks, also in ld.amplitudes (needs bind_physics first).
+void bind_kmatrix_blocks(pybind11::module_& module);
+
 /// Dataset (from_arrays, from_batches) and ParquetSink.
 void bind_data(pybind11::module_& module);
 
@@ -58,6 +66,9 @@ void bind_likelihood(pybind11::module_& module);
 
 /// FitResult and Likelihood.fit / fit_restarts (needs bind_likelihood first).
 void bind_fit(pybind11::module_& module);
+
+/// Likelihood.sample and walker_positions, MCMCSummary (bind_likelihood first).
+void bind_sampling(pybind11::module_& module);
 
 /// LikelihoodProjection, fit fractions, bootstrap_fit and sample_parameters (needs
 /// bind_likelihood and bind_fit first).

@@ -12,6 +12,8 @@ PYBIND11_MODULE(_core, module) {
     laddu::python::bind_render(module);
     laddu::python::bind_quantum(module);
     laddu::python::bind_physics(module);
+    laddu::python::bind_legacy_line_shapes(module);
+    laddu::python::bind_kmatrix_blocks(module);
     laddu::python::bind_data(module);
     laddu::python::bind_event_data(module);
     laddu::python::bind_runtime(module);
@@ -20,5 +22,6 @@ PYBIND11_MODULE(_core, module) {
     laddu::python::bind_generation(module);
     laddu::python::bind_likelihood(module);
     laddu::python::bind_fit(module);
+    laddu::python::bind_sampling(module);
     laddu::python::bind_projection(module);
 }

@@ -1,5 +1,14 @@
+// The double-based K-matrix API: a KMatrixDefinition becomes constant vector and matrix
+// expressions fed to the expression-valued blocks of k_matrix_blocks.cpp, which hold the one
+// implementation of the algebra. The blocks fold constant products (g_i g_j, m², the barrier
+// at the pole) as they build, so the constant DAG is the same one a direct construction makes.
 #include <complex>
+#include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <laddu/amplitudes/chew_mandelstam.hpp>
 #include <laddu/amplitudes/k_matrix.hpp>
@@ -12,122 +21,91 @@ using expr::Expr;
 
 namespace {
 
-// Per-event pieces shared by K', P' and F, built once per f_vector call.
-struct Pieces {
-    std::vector<Expr> barriers;          // B[i * poles + α]; empty when l == 0 (B = 1)
-    std::vector<Expr> pole_complements;  // Π_{β≠α} (m_β² - s)
-    Expr pole_product;                   // Π_α (m_α² - s)
+Expr constant_vector(const std::vector<double>& values) {
+    return expr::vector(std::vector<Expr>(values.begin(), values.end()));
+}
+
+Expr constant_matrix(const std::vector<std::vector<double>>& rows) {
+    std::vector<Expr> elements;
+    for (const auto& row : rows) {
+        elements.insert(elements.end(), row.begin(), row.end());
+    }
+    return expr::matrix(static_cast<std::uint32_t>(rows.size()),
+                        static_cast<std::uint32_t>(rows.front().size()), std::move(elements));
+}
+
+// The constant inputs shared by K', P' and F.
+struct Inputs {
+    Expr pole_masses;
+    Expr couplings;
+    Expr barriers;
 };
 
-Expr product(const std::vector<Expr>& factors) {
-    if (factors.empty()) {
-        return 1.0;
-    }
-    return factors.size() == 1 ? factors.front() : expr::nary_mul(factors);
-}
-
-Pieces make_pieces(const KMatrixDefinition& d, const Expr& s) {
+Inputs make_inputs(const KMatrixDefinition& d, const Expr& s) {
     d.validate();
-    Pieces pieces{{}, {}, 1.0};
-    std::vector<Expr> differences;
-    differences.reserve(d.poles());
-    for (const double m : d.pole_masses) {
-        differences.push_back(m * m - s);
-    }
-    pieces.pole_product = product(differences);
-    for (std::size_t alpha = 0; alpha < d.poles(); ++alpha) {
-        std::vector<Expr> others;
-        for (std::size_t beta = 0; beta < d.poles(); ++beta) {
-            if (beta != alpha) {
-                others.push_back(differences[beta]);
-            }
-        }
-        pieces.pole_complements.push_back(product(others));
-    }
-    if (d.l != 0) {
-        pieces.barriers.reserve(d.channels() * d.poles());
-        for (std::size_t i = 0; i < d.channels(); ++i) {
-            const double m1 = d.channel_mass_1[i];
-            const double m2 = d.channel_mass_2[i];
-            const Expr numerator = blatt_weisskopf(breakup_momentum(s, m1, m2), d.l, d.q_r);
-            for (const double m : d.pole_masses) {
-                // The pole-mass factor is a constant: evaluate it now, not per event.
-                const std::complex<double> at_pole =
-                    blatt_weisskopf_value(breakup_momentum_value(m * m, m1, m2), d.l, d.q_r);
-                pieces.barriers.push_back(
-                    numerator / (at_pole.imag() == 0.0 ? Expr(at_pole.real()) : Expr(at_pole)));
-            }
-        }
-    }
-    return pieces;
+    Expr pole_masses = constant_vector(d.pole_masses);
+    Expr barriers =
+        blatt_weisskopf_barriers(s, constant_vector(d.channel_mass_1),
+                                 constant_vector(d.channel_mass_2), pole_masses, d.l, d.q_r);
+    return {std::move(pole_masses), constant_matrix(d.couplings), std::move(barriers)};
 }
 
-// B_iα B_jα (1 when l == 0, represented by an empty optional product).
-std::vector<Expr> barrier_pair(const Pieces& p, std::size_t poles, std::size_t i, std::size_t j,
-                               std::size_t alpha) {
-    if (p.barriers.empty()) {
-        return {};
+// Kopf's background sits inside the pole sum, Σ_α B_iα c_ij B_jα (laddu kopf.rs builds the
+// same matrix before calling k_matrix_with_background); with L = 0 that is c_ij · poles.
+std::optional<Expr> kopf_background(const KMatrixDefinition& d, const Expr& barriers) {
+    if (d.background.empty()) {
+        return std::nullopt;
     }
-    return {p.barriers[i * poles + alpha], p.barriers[j * poles + alpha]};
-}
-
-Expr cleared_k_element(const KMatrixDefinition& d, const Pieces& p, const Expr& s, std::size_t i,
-                       std::size_t j) {
+    const std::size_t n = d.channels();
     const std::size_t poles = d.poles();
-    std::vector<Expr> terms;
-    for (std::size_t alpha = 0; alpha < poles; ++alpha) {
-        std::vector<Expr> factors{Expr(d.couplings[i][alpha] * d.couplings[j][alpha])};
-        for (Expr& b : barrier_pair(p, poles, i, j, alpha)) {
-            factors.push_back(std::move(b));
-        }
-        factors.push_back(p.pole_complements[alpha]);
-        terms.push_back(product(factors));
-    }
-    const double c = d.background.empty() ? 0.0 : d.background[i][j];
-    if (c != 0.0) {
-        // Σ_α B_iα c_ij B_jα: the background sits inside the pole sum (laddu, §3.4).
-        Expr background = 0.0;
-        if (p.barriers.empty()) {
-            background = Expr(c * static_cast<double>(poles));
-        } else {
+    const auto b = barriers.children();
+    std::vector<Expr> elements;
+    elements.reserve(n * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            const double c = d.background[i][j];
+            if (d.l == 0 || c == 0.0) {  // an entry of exactly 0 adds no term to K'
+                elements.emplace_back(c * static_cast<double>(poles));
+                continue;
+            }
             std::vector<Expr> parts;
             parts.reserve(poles);
             for (std::size_t alpha = 0; alpha < poles; ++alpha) {
-                parts.push_back(c * p.barriers[i * poles + alpha] * p.barriers[j * poles + alpha]);
+                parts.push_back(c * b[i * poles + alpha] * b[j * poles + alpha]);
             }
-            background = expr::nary_add(parts);
+            elements.push_back(expr::nary_add(parts));
         }
-        terms.push_back(background * p.pole_product);
     }
-    Expr element = terms.size() == 1 ? terms.front() : expr::nary_add(terms);
-    if (d.adler_zero) {
-        element = ((s - d.adler_zero->s0) / d.adler_zero->s_norm) * element;
-    }
-    return element;
+    const auto size = static_cast<std::uint32_t>(n);
+    return expr::matrix(size, size, std::move(elements));
 }
 
-std::vector<Expr> cleared_p_elements(const KMatrixDefinition& d, const Pieces& p,
-                                     std::span<const Expr> production) {
+Expr cleared_k(const KMatrixDefinition& d, const Inputs& in, const Expr& s) {
+    Expr k =
+        k_matrix(s, in.pole_masses, in.couplings, in.barriers, kopf_background(d, in.barriers));
+    if (!d.adler_zero) {
+        return k;
+    }
+    // laddu's Kopf multiplies every element of K' by A(s) after building it.
+    const Expr adler = (s - d.adler_zero->s0) / d.adler_zero->s_norm;
+    std::vector<Expr> elements;
+    elements.reserve(k.children().size());
+    for (const Expr& element : k.children()) {
+        elements.push_back(adler * element);
+    }
+    const auto size = static_cast<std::uint32_t>(d.channels());
+    return expr::matrix(size, size, std::move(elements));
+}
+
+Expr cleared_p(const KMatrixDefinition& d, const Inputs& in, const Expr& s,
+               std::span<const Expr> production) {
     if (production.size() != d.poles()) {
         throw ModelError("K-matrix: " + std::to_string(production.size()) +
                          " production couplings given for " + std::to_string(d.poles()) +
                          " poles; pass one complex coupling per pole, in pole order");
     }
-    const std::size_t poles = d.poles();
-    std::vector<Expr> elements;
-    for (std::size_t i = 0; i < d.channels(); ++i) {
-        std::vector<Expr> terms;
-        for (std::size_t alpha = 0; alpha < poles; ++alpha) {
-            std::vector<Expr> factors{production[alpha], Expr(d.couplings[i][alpha])};
-            if (!p.barriers.empty()) {
-                factors.push_back(p.barriers[i * poles + alpha]);
-            }
-            factors.push_back(p.pole_complements[alpha]);
-            terms.push_back(product(factors));
-        }
-        elements.push_back(terms.size() == 1 ? terms.front() : expr::nary_add(terms));
-    }
-    return elements;
+    return p_vector(s, in.pole_masses, expr::vector({production.begin(), production.end()}),
+                    in.couplings, in.barriers);
 }
 
 Expr phase_space_entry(const KMatrixDefinition& d, const Expr& s, std::size_t channel,
@@ -191,36 +169,21 @@ void KMatrixDefinition::validate() const {
 }
 
 Expr pole_product(const KMatrixDefinition& definition, const Expr& s) {
-    return make_pieces(definition, s).pole_product;
+    definition.validate();
+    return pole_product(s, constant_vector(definition.pole_masses));
 }
 
 Expr blatt_weisskopf_barriers(const KMatrixDefinition& definition, const Expr& s) {
-    const Pieces p = make_pieces(definition, s);
-    const auto rows = static_cast<std::uint32_t>(definition.channels());
-    const auto cols = static_cast<std::uint32_t>(definition.poles());
-    if (p.barriers.empty()) {
-        return expr::matrix(rows, cols, std::vector<Expr>(std::size_t{rows} * cols, Expr(1.0)));
-    }
-    return expr::matrix(rows, cols, p.barriers);
+    return make_inputs(definition, s).barriers;
 }
 
 Expr k_matrix(const KMatrixDefinition& definition, const Expr& s) {
-    const Pieces p = make_pieces(definition, s);
-    const std::size_t n = definition.channels();
-    std::vector<Expr> elements;
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < n; ++j) {
-            elements.push_back(cleared_k_element(definition, p, s, i, j));
-        }
-    }
-    const auto size = static_cast<std::uint32_t>(n);
-    return expr::matrix(size, size, std::move(elements));
+    return cleared_k(definition, make_inputs(definition, s), s);
 }
 
 Expr p_vector(const KMatrixDefinition& definition, const Expr& s,
               std::span<const Expr> production) {
-    const Pieces p = make_pieces(definition, s);
-    return expr::vector(cleared_p_elements(definition, p, production));
+    return cleared_p(definition, make_inputs(definition, s), s, production);
 }
 
 Expr phase_space_matrix(const KMatrixDefinition& definition, const Expr& s,
@@ -237,28 +200,10 @@ Expr phase_space_matrix(const KMatrixDefinition& definition, const Expr& s,
 
 Expr f_vector(const KMatrixDefinition& definition, const Expr& s, std::span<const Expr> production,
               PhaseSpace phase_space) {
-    const Pieces p = make_pieces(definition, s);
-    std::vector<Expr> rhs = cleared_p_elements(definition, p, production);
-    const std::size_t n = definition.channels();
-    std::vector<Expr> closing;
-    closing.reserve(n);
-    for (std::size_t j = 0; j < n; ++j) {
-        closing.push_back(phase_space_entry(definition, s, j, phase_space));
-    }
-    // Π I + K' C with C diagonal: (K' C)_ij = K'_ij C_j, built directly (no matmul with zeros).
-    std::vector<Expr> elements;
-    elements.reserve(n * n);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < n; ++j) {
-            Expr element = cleared_k_element(definition, p, s, i, j) * closing[j];
-            if (i == j) {
-                element = p.pole_product + element;
-            }
-            elements.push_back(std::move(element));
-        }
-    }
-    const auto size = static_cast<std::uint32_t>(n);
-    return expr::solve(expr::matrix(size, size, std::move(elements)), expr::vector(std::move(rhs)));
+    const Inputs in = make_inputs(definition, s);
+    return f_vector(s, in.pole_masses, cleared_k(definition, in, s),
+                    cleared_p(definition, in, s, production),
+                    phase_space_matrix(definition, s, phase_space));
 }
 
 }  // namespace laddu::amplitudes

@@ -404,6 +404,10 @@ COVERED = {
     "NodeStyleRule": "test_render.py::test_style_classes_match",
     "Expr.to_json": "test_json.py::test_expressions_read_across_the_libraries",
     "Expr.from_json": "test_json.py::test_expressions_read_across_the_libraries",
+    "blatt_weisskopf_barriers": "test_kmatrix_blocks.py::test_blocks_values_and_gradients",
+    "k_matrix": "test_kmatrix_blocks.py::test_blocks_values_and_gradients",
+    "p_vector": "test_kmatrix_blocks.py::test_blocks_values_and_gradients",
+    "f_vector": "test_kmatrix_blocks.py::test_f_vector_chain_with_free_pole_masses",
 }
 
 # Common names that the other half of the suite (kinematics, datasets, likelihoods, fits) or no

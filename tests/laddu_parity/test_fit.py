@@ -143,3 +143,26 @@ def test_refit_from_laddu_minimum(problem):
     fit_o = ours.fit(by_name(ours.parameter_names, fit_t.x), method="migrad")
     assert np.max(np.abs((np.asarray(fit_o.x) - x_ref) / sigma)) < 1e-4
     assert fit_o.fx <= fit_t.fx + 1e-9 * abs(fit_t.fx)
+
+
+def test_mcmc_posteriors_agree(samples):
+    """Both libraries' affine-invariant ensemble samplers on the same NLL from the same walkers:
+    posterior means and widths agree within their Monte Carlo errors (the random streams differ,
+    so the chains do not)."""
+    theirs, ours = likelihoods(samples, extended=False)
+    fit_o = ours.fit({name: START[name] for name in ours.parameter_names})
+    walkers = ours.walker_positions(fit_o.values, 24, scale=1e-2, seed=3)
+    results = []
+    for lib, likelihood in ((laddu, theirs), (ld, ours)):
+        summary = likelihood.sample(lib.ganesh.AIESInit(walkers), seed=5,
+                                    terminators=[lib.ganesh.MaxSteps(1200)])
+        assert summary.dimension == (24, 1201, len(ours.parameter_names))
+        results.append(np.asarray(summary.chain)[:, 400:, :].reshape(-1, len(ours.parameter_names)))
+    tau = max(ours.sample(ld.ganesh.AIESInit(walkers), seed=6, terminators=[ld.ganesh.MaxSteps(1200)])
+              .autocorrelation_times(discard=0.33))
+    effective = results[0].shape[0] / tau
+    for k, name in enumerate(ours.parameter_names):
+        width = np.std(results[1][:, k])
+        assert np.std(results[0][:, k]) == pytest.approx(width, rel=0.2), name
+        # Means: each has a Monte Carlo error of width / √(effective samples).
+        assert abs(np.mean(results[0][:, k]) - np.mean(results[1][:, k])) < 5 * width * np.sqrt(2 / effective), name

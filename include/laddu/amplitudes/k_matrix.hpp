@@ -11,7 +11,9 @@
 // K' = Π K, P' = Π P and F = solve(Π I + K' C, P'), so there is no division by (m_α² - s) and F
 // is finite exactly at a pole. The matrix is parameter-free and per event (it depends on s
 // only), and F is linear in β: the compiler's SolveRow specialisation caches the needed
-// inverse rows per event, so F_i costs one dot product per evaluation.
+// inverse rows per event, so F_i costs one dot product per evaluation. The expression-valued
+// blocks below hold the algebra; with a free pole mass or K coupling the matrix becomes
+// parameter-dependent and is solved (and differentiated) per evaluation instead.
 #pragma once
 
 #include <cstddef>
@@ -61,6 +63,47 @@ struct KMatrixDefinition {
     /// Throws ModelError naming the mismatch when the shapes disagree or l is unsupported.
     void validate() const;
 };
+
+// ---- Expression-valued blocks (laddu.amplitudes.k_matrix, p_vector, f_vector,
+// blatt_weisskopf_barriers; laddu 0.21.4 laddu-amplitudes/src/kmatrix.rs). Every argument is an
+// expression, so pole masses, couplings, backgrounds and production couplings may be fixed,
+// free or derived. K and P are the cleared forms K' = Π K and P' = Π P, and f_vector solves
+// (Π I + K' C) F = P' with Π recomputed from its own pole_masses argument. A shape mismatch
+// throws ModelError naming the function, the argument and both shapes. The double-based
+// functions further down build constants and call these.
+
+/// Π(s) = Π_α (m_α² - s) for a pole-mass vector expression.
+[[nodiscard]] expr::Expr pole_product(const expr::Expr& s, const expr::Expr& pole_masses);
+
+/// The channels × poles barrier matrix B_iα = F_L(q_i(s)) / F_L(q_i(m_α²)) from channel mass
+/// vectors and a pole-mass vector (all 1 for l = 0; q_r defaults to laddu's Python default).
+[[nodiscard]] expr::Expr blatt_weisskopf_barriers(const expr::Expr& s,
+                                                  const expr::Expr& channel_mass_1,
+                                                  const expr::Expr& channel_mass_2,
+                                                  const expr::Expr& pole_masses, int l,
+                                                  double q_r = 1.0);
+
+/// The cleared K-matrix K'_ij = Σ_α g_iα g_jα B_iα B_jα Π_{β≠α}(m_β² - s) + c_ij Π(s):
+/// couplings and barriers are channels × poles, background (optional) channels × channels and
+/// added as given (laddu's Kopf tables put their barriers into it: see k_matrix(definition)).
+[[nodiscard]] expr::Expr k_matrix(const expr::Expr& s, const expr::Expr& pole_masses,
+                                  const expr::Expr& couplings, const expr::Expr& barriers,
+                                  const std::optional<expr::Expr>& background = std::nullopt);
+
+/// The cleared production vector P'_i = Σ_α β_α g_iα B_iα Π_{β≠α}(m_β² - s) + b_i Π(s):
+/// production is one coupling per pole, background (optional) one entry per channel.
+[[nodiscard]] expr::Expr p_vector(const expr::Expr& s, const expr::Expr& pole_masses,
+                                  const expr::Expr& production, const expr::Expr& couplings,
+                                  const expr::Expr& barriers,
+                                  const std::optional<expr::Expr>& background = std::nullopt);
+
+/// F = solve(Π(s) I + K' C, P') for a cleared K (channels × channels), a cleared P (channels)
+/// and a phase-space matrix C (channels × channels, or a channel vector meaning diag(C)).
+[[nodiscard]] expr::Expr f_vector(const expr::Expr& s, const expr::Expr& pole_masses,
+                                  const expr::Expr& k, const expr::Expr& p,
+                                  const expr::Expr& phase_space);
+
+// ---- The double-based API: a KMatrixDefinition of constants fed to the blocks above.
 
 /// Π(s) = Π_α (m_α² - s) (Real).
 [[nodiscard]] expr::Expr pole_product(const KMatrixDefinition& definition, const expr::Expr& s);
