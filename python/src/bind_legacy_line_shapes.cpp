@@ -58,9 +58,15 @@ amplitudes::LookupOptions lookup_options(const std::string& interpolation,
 }
 
 std::vector<Expr> exprs(const py::sequence& values) {
+    if (py::isinstance<py::str>(values) || py::isinstance<py::bytes>(values)) {
+        throw py::type_error("values must be a sequence of expressions or numbers, not a string");
+    }
     std::vector<Expr> out;
     out.reserve(values.size());
-    for (const py::handle value : values) {
+    // By index into an owning object: a range-for binds each item to a handle whose temporary
+    // accessor (the only reference to a freshly made item, e.g. a string's character) is gone.
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const py::object value = values[i];
         out.push_back(to_expr(value));
     }
     return out;

@@ -534,6 +534,41 @@ void bind_line_shapes(py::module_& m) {
 }
 
 void bind_kopf(py::module_& m) {
+    // kopf_*_resampled(s, production, seed): the same families on a table drawn from the
+    // published covariance (laddu's Rust kopf_*_resampled).
+    m.def(
+        "kopf_f0_resampled",
+        [](const py::object& s, const py::sequence& p, std::uint64_t seed) {
+            return amplitudes::kopf_f0_resampled(to_expr(s), production<5>(p, "kopf_f0_resampled"),
+                                                 seed);
+        },
+        py::arg("s"), py::arg("production"), py::arg("seed"),
+        "kopf_f0 with its couplings, background, pole masses and Adler zero drawn from the "
+        "published covariance; one table per seed.");
+    m.def(
+        "kopf_f2_resampled",
+        [](const py::object& s, const py::sequence& p, std::uint64_t seed) {
+            return amplitudes::kopf_f2_resampled(to_expr(s), production<4>(p, "kopf_f2_resampled"),
+                                                 seed);
+        },
+        py::arg("s"), py::arg("production"), py::arg("seed"),
+        "kopf_f2 with its parameters drawn from the published covariance; one table per seed.");
+    m.def(
+        "kopf_a0_resampled",
+        [](const py::object& s, const py::sequence& p, std::uint64_t seed) {
+            return amplitudes::kopf_a0_resampled(to_expr(s), production<2>(p, "kopf_a0_resampled"),
+                                                 seed);
+        },
+        py::arg("s"), py::arg("production"), py::arg("seed"),
+        "kopf_a0 with its parameters drawn from the published covariance; one table per seed.");
+    m.def(
+        "kopf_a2_resampled",
+        [](const py::object& s, const py::sequence& p, std::uint64_t seed) {
+            return amplitudes::kopf_a2_resampled(to_expr(s), production<2>(p, "kopf_a2_resampled"),
+                                                 seed);
+        },
+        py::arg("s"), py::arg("production"), py::arg("seed"),
+        "kopf_a2 with its parameters drawn from the published covariance; one table per seed.");
     m.def(
         "kopf_f0",
         [](const py::object& s, const py::sequence& p) {
@@ -626,6 +661,10 @@ void bind_physics(py::module_& module) {
                              "kopf_a2",
                              "kopf_rho",
                              "kopf_pi1",
+                             "kopf_f0_resampled",
+                             "kopf_f2_resampled",
+                             "kopf_a0_resampled",
+                             "kopf_a2_resampled",
                              "kmatrix_benchmark_model",
                              "kmatrix_benchmark_intensity",
                              "cartesian_coupling",

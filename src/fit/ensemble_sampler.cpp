@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/base/random.hpp>
 #include <laddu/fit/ensemble_sampler.hpp>
 
 namespace laddu::fit {
@@ -17,46 +18,7 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-// A small, fully specified generator (splitmix64, S. Vigna), so a seed gives the same chain on
-// every platform; the standard library's distributions are implementation-defined.
-class Random {
-public:
-    explicit Random(std::uint64_t seed) : state_(seed) {}
-
-    std::uint64_t next() {
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31U);
-    }
-
-    /// Uniform on [0, 1) with 53 random bits.
-    double uniform() { return static_cast<double>(next() >> 11U) * 0x1.0p-53; }
-
-    /// Uniform on {0, ..., n − 1}, without modulo bias (draws at or above the largest multiple
-    /// of n are redrawn).
-    std::size_t below(std::size_t n) {
-        const std::uint64_t bound = n;
-        const std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-        std::uint64_t x = next();
-        while (x >= limit) {
-            x = next();
-        }
-        return static_cast<std::size_t>(x % bound);
-    }
-
-    /// Standard normal (Box-Muller, one of the pair).
-    double normal() {
-        double u = uniform();
-        while (u <= 0.0) {
-            u = uniform();
-        }
-        return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * uniform());
-    }
-
-private:
-    std::uint64_t state_;
-};
+using Random = SplitMix64;
 
 void check_options(const AiesOptions& options) {
     if (!(std::isfinite(options.stretch_scale) && options.stretch_scale > 1.0)) {

@@ -50,6 +50,29 @@ template <std::size_t Channels, std::size_t Poles>
 /// The π1 K-matrix F vector (2 channels, KopfPi1Channel) for 1 production coupling.
 [[nodiscard]] expr::Expr kopf_pi1(const expr::Expr& s, const std::array<expr::Expr, 1>& production);
 
+/// The f0, f2, a0 and a2 tables with their couplings, background, pole masses and Adler zero
+/// drawn from the published covariance of the fit (laddu's kopf_*_resampled; parameters of
+/// all-zero covariance rows stay at their values). The same seed gives the same table.
+[[nodiscard]] KopfTable<5, 5> kopf_f0_table_resampled(std::uint64_t seed);
+[[nodiscard]] KopfTable<4, 4> kopf_f2_table_resampled(std::uint64_t seed);
+[[nodiscard]] KopfTable<2, 2> kopf_a0_table_resampled(std::uint64_t seed);
+[[nodiscard]] KopfTable<3, 2> kopf_a2_table_resampled(std::uint64_t seed);
+
+/// kopf_f0 .. kopf_a2 built on the resampled tables: one variation of the K-matrix within the
+/// published uncertainties per seed (for systematic studies).
+[[nodiscard]] expr::Expr kopf_f0_resampled(const expr::Expr& s,
+                                           const std::array<expr::Expr, 5>& production,
+                                           std::uint64_t seed);
+[[nodiscard]] expr::Expr kopf_f2_resampled(const expr::Expr& s,
+                                           const std::array<expr::Expr, 4>& production,
+                                           std::uint64_t seed);
+[[nodiscard]] expr::Expr kopf_a0_resampled(const expr::Expr& s,
+                                           const std::array<expr::Expr, 2>& production,
+                                           std::uint64_t seed);
+[[nodiscard]] expr::Expr kopf_a2_resampled(const expr::Expr& s,
+                                           const std::array<expr::Expr, 2>& production,
+                                           std::uint64_t seed);
+
 /// Channel `channel` of an F vector: component(kopf_f0(s, b), KopfF0Channel::kKKbar).
 template <class Channel>
     requires std::is_enum_v<Channel>
