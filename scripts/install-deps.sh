@@ -22,6 +22,8 @@ packages=(
     # python test tooling (Debian's /usr/bin/python3)
     python3 python3-dev python3-venv python3-pytest python3-numpy pybind11-dev python3-scipy python3-iminuit
     python3-matplotlib
+    # the SVG rendering test screenshots an SVG with headless Chromium (python/tests/test_render.py)
+    chromium
 )
 
 missing=()
