@@ -753,6 +753,16 @@ class Likelihood:
     def fit_restarts(
         self, restarts: int, initial: _Params = None, *, seed: int = 0, method: str = "lbfgsb"
     ) -> tuple[list[FitResult], int]: ...
+    def fit_stochastic(
+        self,
+        initial: _Params = None,
+        *,
+        config: ganesh.AdamConfig | None = None,
+        fraction: float = 0.1,
+        seed: int = 0,
+        terminators: Sequence[object] = ...,
+        observers: Sequence[Callable[[int, ganesh.StatusSnapshot], object]] = ...,
+    ) -> FitResult: ...
     def sample(
         self,
         init: ganesh.AIESInit,

@@ -33,6 +33,8 @@ __all__ = [
     "EvalCounts",
     "StatusMessage",
     "StatusSnapshot",
+    "AdamConfig",
+    "AdamEMATerminator",
 ]
 
 
@@ -242,3 +244,40 @@ class StatusSnapshot:
 
     def __repr__(self) -> str:
         return f"StatusSnapshot(step={self.step}, success={self.success}, message={self.message!r})"
+
+
+class AdamConfig:
+    """Adam's settings for ``Likelihood.fit_stochastic`` (ganesh's defaults). ``transform`` is not
+    supported: bounded parameters are transformed as the other fits transform them."""
+
+    def __init__(self, *, alpha: float = 0.001, beta_1: float = 0.9, beta_2: float = 0.999, epsilon: float = 1e-8,
+                 parameter_names: _Sequence[str] | None = None, transform: object | None = None) -> None:
+        if transform is not None:
+            raise ValueError("AdamConfig(transform=) is not supported by laddu-cpp; leave transform=None")
+        self.alpha = _positive_finite(alpha, "alpha")
+        self.epsilon = _positive_finite(epsilon, "epsilon")
+        for name, value in (("beta_1", beta_1), ("beta_2", beta_2)):
+            if not 0.0 <= float(value) < 1.0:
+                raise ValueError(f"{name} must be in the range [0, 1), got {value!r}")
+        self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
+        self.parameter_names = None if parameter_names is None else [str(n) for n in parameter_names]
+
+    def __repr__(self) -> str:
+        return f"AdamConfig(alpha={self.alpha}, beta_1={self.beta_1}, beta_2={self.beta_2}, epsilon={self.epsilon})"
+
+
+class AdamEMATerminator:
+    """Stops Adam when the exponential moving average E ← beta_c E + (1 − beta_c) f of the batch
+    values changes by less than ``eps_loss`` for ``patience`` steps in a row (the default
+    terminator of ``fit_stochastic``; passing one replaces it)."""
+
+    def __init__(self, *, beta_c: float = 0.9, eps_loss: float = _math.sqrt(2.220446049250313e-16),
+                 patience: int = 1) -> None:
+        if not 0.0 <= float(beta_c) < 1.0:
+            raise ValueError(f"beta_c must be in the range [0, 1), got {beta_c!r}")
+        if not float(eps_loss) >= 0.0 or int(patience) <= 0:
+            raise ValueError("eps_loss must be non-negative and patience positive")
+        self.beta_c, self.eps_loss, self.patience = float(beta_c), float(eps_loss), int(patience)
+
+    def __repr__(self) -> str:
+        return f"AdamEMATerminator(beta_c={self.beta_c}, eps_loss={self.eps_loss}, patience={self.patience})"

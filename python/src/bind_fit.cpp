@@ -15,6 +15,7 @@
 #include <pybind11/stl.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/fit/adam.hpp>
 #include <laddu/fit/fit.hpp>
 #include <laddu/fit/minimizer.hpp>
 #include <laddu/likelihood/likelihood.hpp>
@@ -191,6 +192,85 @@ void bind_fit(py::module_& module) {
         "for the defaults). A fit that does not converge returns converged=False. progress, if "
         "given, is called as progress(iteration, value, x) and may return False to stop. config= "
         "(an ld.ganesh config) overrides method; terminators=[ld.ganesh.MaxSteps(n), callable].");
+    likelihood_class.def(
+        "fit_stochastic",
+        [](const likelihood::Likelihood& self, const py::object& initial, const py::object& config,
+           double fraction, std::uint64_t seed, const py::object& terminators,
+           const py::object& observers) {
+            if (!(fraction > 0.0 && fraction <= 1.0)) {
+                throw py::value_error("fraction must be in (0, 1]");
+            }
+            const py::module_ ganesh = py::module_::import("laddu_cpp.ganesh");
+            fit::AdamOptions options;
+            if (!config.is_none()) {
+                if (!py::isinstance(config, ganesh.attr("AdamConfig"))) {
+                    throw py::type_error("config must be an ld.ganesh.AdamConfig or None, got " +
+                                         python_type_name(config));
+                }
+                options.alpha = cast_arg<double>(config.attr("alpha"), "alpha", "a float");
+                options.beta_1 = cast_arg<double>(config.attr("beta_1"), "beta_1", "a float");
+                options.beta_2 = cast_arg<double>(config.attr("beta_2"), "beta_2", "a float");
+                options.epsilon = cast_arg<double>(config.attr("epsilon"), "epsilon", "a float");
+            }
+            std::vector<py::object> callables;
+            for (const py::handle t : terminators) {
+                if (py::isinstance(t, ganesh.attr("MaxSteps"))) {
+                    options.max_steps =
+                        std::min(options.max_steps,
+                                 cast_arg<std::size_t>(t.attr("steps"), "steps", "an int"));
+                } else if (py::isinstance(t, ganesh.attr("AdamEMATerminator"))) {
+                    options.ema_beta = cast_arg<double>(t.attr("beta_c"), "beta_c", "a float");
+                    options.ema_eps_loss =
+                        cast_arg<double>(t.attr("eps_loss"), "eps_loss", "a float");
+                    options.ema_patience =
+                        cast_arg<std::size_t>(t.attr("patience"), "patience", "an int");
+                } else if (PyCallable_Check(t.ptr()) != 0) {
+                    callables.push_back(py::reinterpret_borrow<py::object>(t));
+                } else {
+                    throw py::type_error("terminators must be ld.ganesh.MaxSteps, "
+                                         "ld.ganesh.AdamEMATerminator or callables (step, "
+                                         "StatusSnapshot) -> bool");
+                }
+            }
+            std::vector<py::object> watchers;
+            for (const py::handle o : observers) {
+                if (PyCallable_Check(o.ptr()) == 0) {
+                    throw py::type_error("observers must be callables (step, StatusSnapshot)");
+                }
+                watchers.push_back(py::reinterpret_borrow<py::object>(o));
+            }
+            if (!callables.empty() || !watchers.empty()) {
+                const py::object snapshot = ganesh.attr("StatusSnapshot");
+                options.progress = [callables, watchers, snapshot](const fit::Progress& p) {
+                    const py::gil_scoped_acquire gil;
+                    const py::object status = snapshot(p.iteration, false, "Adam step");
+                    for (const py::object& w : watchers) {
+                        w(p.iteration, status);
+                    }
+                    for (const py::object& c : callables) {
+                        const py::object stop = c(p.iteration, status);
+                        if (!py::isinstance<py::bool_>(stop)) {
+                            throw py::type_error("a Python terminator must return a bool");
+                        }
+                        if (stop.cast<bool>()) {
+                            return false;
+                        }
+                    }
+                    return true;
+                };
+            }
+            const std::vector<double> start = start_values(self, initial);
+            const py::gil_scoped_release release;
+            return fit::fit_stochastic(self, start, fraction, seed, options);
+        },
+        py::arg("initial") = py::none(), py::kw_only(), py::arg("config") = py::none(),
+        py::arg("fraction") = 0.1, py::arg("seed") = 0, py::arg("terminators") = py::list(),
+        py::arg("observers") = py::list(),
+        "Minimises with Adam on mini-batches (laddu's fit_stochastic): each evaluation uses the "
+        "data events subsample(fraction, seed + k) keeps (the k-th evaluation), scaled by "
+        "1/fraction, and the whole accepted MC. Stops on ld.ganesh.AdamEMATerminator settings "
+        "(the default rule), MaxSteps (default 10000) or a callable; returns a FitResult "
+        "without uncertainties.");
     likelihood_class.def(
         "fit_restarts",
         [](const likelihood::Likelihood& self, std::size_t restarts, const py::object& initial,

@@ -141,6 +141,30 @@ runtime::Evaluation Likelihood::value_and_gradient(std::span<const double> param
     return total;
 }
 
+runtime::Evaluation Likelihood::stochastic_value_and_gradient(std::span<const double> params,
+                                                              double fraction,
+                                                              std::uint64_t seed) const {
+    gradient_evaluations_.add();
+    check_parameter_count("likelihood", names_.size(), params.size());
+    if (!(fraction > 0.0 && fraction <= 1.0)) {
+        throw ModelError(
+            fmt::format("the stochastic batch fraction must be in (0, 1], got {}", fraction));
+    }
+    runtime::Evaluation total{0.0, std::vector<double>(names_.size(), 0.0)};
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+        // Each term its own batch, as laddu: seed + t · 2⁶⁴/φ.
+        const std::uint64_t term_seed =
+            seed + static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ULL;
+        const runtime::Evaluation e =
+            terms_[t]->stochastic_value_and_gradient(gather(t, params), fraction, term_seed);
+        total.value += e.value;
+        for (std::size_t k = 0; k < indices_[t].size(); ++k) {
+            total.gradient[indices_[t][k]] += e.gradient[k];
+        }
+    }
+    return total;
+}
+
 EvaluationCounts Likelihood::evaluation_counts() const noexcept {
     return {.objective = objective_evaluations_.load(), .gradient = gradient_evaluations_.load()};
 }

@@ -53,6 +53,8 @@ struct UnbinnedNll::State {
     double prepare_seconds = 0.0;
     expr::Model model;  ///< for projections
     data::EventData accepted_events;
+    std::optional<data::EventData> data_events;            ///< for stochastic batches
+    std::optional<compile::CompiledModel> batch_compiled;  ///< for stochastic batches
     runtime::Execution execution;
 
     // Projections asked for again (fit fractions and projection weights over a parameter scan)
@@ -186,6 +188,8 @@ UnbinnedNll::build(Kind kind, const expr::Model& model, const compile::CompiledM
     state->parameters = free_parameters(compiled.parameters);
     state->data = std::make_unique<const runtime::PreparedModel>(
         runtime::PreparedModel::prepare(compiled, data, shared, "the data"));
+    state->data_events = data;
+    state->batch_compiled = compiled;
     state->data_weights = state->data->sum_weights();
     // NLL = W ln(integral) - sum w ln(I) needs W > 0: with no events or weights summing to zero
     // or less it is 0 or unbounded below, and a fit would report a meaningless minimum. (An
@@ -370,6 +374,32 @@ runtime::Evaluation UnbinnedNll::value_and_gradient(std::span<const double> para
     result.gradient.resize(params.size());
     for (std::size_t k = 0; k < params.size(); ++k) {
         result.gradient[k] = scale * integral.gradient[k] - data_term.gradient[k];
+    }
+    return result;
+}
+
+runtime::Evaluation UnbinnedNll::stochastic_value_and_gradient(std::span<const double> params,
+                                                               double fraction,
+                                                               std::uint64_t seed) const {
+    if (!(fraction > 0.0 && fraction <= 1.0)) {
+        throw ModelError(
+            fmt::format("the stochastic batch fraction must be in (0, 1], got {}", fraction));
+    }
+    const runtime::Evaluation integral = normalization_integral_with_gradient(params);
+    // laddu prepares each batch as a dataset of its own: the events the subsample keeps.
+    const State& s = state();
+    const runtime::PreparedModel batch = runtime::PreparedModel::prepare(
+        *s.batch_compiled, s.data_events->subsample(fraction, seed), s.execution, "a data batch");
+    runtime::Evaluation data_term =
+        batch.reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
+    const bool extended = s.kind == Kind::kExtended;
+    const double scale = extended ? 1.0 : s.data_weights / integral.value;
+    runtime::Evaluation result;
+    result.value = (extended ? integral.value : s.data_weights * std::log(integral.value)) -
+                   data_term.value / fraction;
+    result.gradient.resize(params.size());
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        result.gradient[k] = scale * integral.gradient[k] - data_term.gradient[k] / fraction;
     }
     return result;
 }

@@ -85,6 +85,12 @@ public:
     /// value() and gradient() in one pass over the terms.
     [[nodiscard]] runtime::Evaluation value_and_gradient(std::span<const double> params) const;
 
+    /// laddu's stochastic objective: the sum of the terms' stochastic_value_and_gradient, term t
+    /// with seed + t · 0x9E3779B97F4A7C15 (its own batch). ModelError unless 0 < fraction ≤ 1.
+    [[nodiscard]] runtime::Evaluation stochastic_value_and_gradient(std::span<const double> params,
+                                                                    double fraction,
+                                                                    std::uint64_t seed) const;
+
     /// The evaluations so far (a copy starts from the counts of its source).
     [[nodiscard]] EvaluationCounts evaluation_counts() const noexcept;
 

@@ -106,6 +106,13 @@ public:
     [[nodiscard]] runtime::Evaluation
     value_and_gradient(std::span<const double> params) const override;
 
+    /// laddu's stochastic NLL: the data term over the events data.subsample(fraction, seed)
+    /// keeps (prepared for this call), divided by `fraction`; the normalisation over the whole
+    /// accepted MC. ModelError unless 0 < fraction ≤ 1.
+    [[nodiscard]] runtime::Evaluation
+    stochastic_value_and_gradient(std::span<const double> params, double fraction,
+                                  std::uint64_t seed) const override;
+
     /// Σ_j w_j I_j over the accepted MC. Throws EvaluationError when it is not positive and
     /// finite (the NLL's logarithm and the extended term need a positive integral).
     [[nodiscard]] double normalization_integral(std::span<const double> params) const;

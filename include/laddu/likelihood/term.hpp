@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,6 +44,18 @@ public:
     /// The value and its exact gradient at `params`.
     [[nodiscard]] virtual runtime::Evaluation
     value_and_gradient(std::span<const double> params) const = 0;
+
+    /// An unbiased estimate of value_and_gradient() from a random batch of the events (laddu's
+    /// stochastic objective for Adam): a term over data evaluates a `fraction` of them, chosen
+    /// by `seed`, and scales by 1/fraction; the default (a term without events, such as a
+    /// penalty) is value_and_gradient() itself.
+    [[nodiscard]] virtual runtime::Evaluation
+    stochastic_value_and_gradient(std::span<const double> params, double fraction,
+                                  std::uint64_t seed) const {
+        (void)fraction;
+        (void)seed;
+        return value_and_gradient(params);
+    }
 
     /// The gradient at `params` (value_and_gradient().gradient).
     [[nodiscard]] std::vector<double> gradient(std::span<const double> params) const {
