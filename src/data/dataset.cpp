@@ -5,6 +5,7 @@
 
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/base/random.hpp>
 #include <laddu/data/dataset.hpp>
 
 namespace laddu::data {
@@ -236,13 +237,6 @@ std::vector<EventBatch> Dataset::batches(const ReadPlan& plan) const {
 
 std::shared_ptr<EventSource> Dataset::source() const {
     return std::make_shared<MemorySource>(batch_.schema_ptr(), std::vector<EventBatch>{batch_});
-}
-
-std::uint64_t splitmix64(std::uint64_t x) noexcept {
-    x += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = (x ^ (x >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31U);
 }
 
 double counter_uniform(std::uint64_t seed, std::uint64_t index) noexcept {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/base/random.hpp>
 #include <laddu/data/dataset.hpp>
 
 namespace laddu::data {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/base/random.hpp>
 #include <laddu/data/parquet.hpp>
 #include <laddu/generation/accept_reject.hpp>
 
@@ -78,8 +79,7 @@ data::Dataset generate_unweighted(std::size_t events, const CandidateSource& sou
         }
         const data::Dataset candidates_now = source(round, std::max<std::size_t>(pool, 1));
         const std::vector<double> values = intensity(candidates_now);
-        parts.push_back(
-            accept_reject(candidates_now, values, data::splitmix64(options.seed + round)));
+        parts.push_back(accept_reject(candidates_now, values, splitmix64(options.seed + round)));
         // accept_reject() has checked the values are finite and non-negative. A first pool
         // with no positive intensity means the intensity vanishes wherever the candidates go:
         // every further round would find the same, so fail now instead of after max_rounds.

@@ -9,6 +9,7 @@
 
 #include <laddu/autodiff/gradient.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/base/random.hpp>
 #include <laddu/data/dataset.hpp>
 #include <laddu/ir/hash.hpp>
 #include <laddu/runtime/collective.hpp>
@@ -32,11 +33,11 @@ namespace {
 // different evaluations.
 std::uint64_t reduction_fingerprint(std::uint64_t program_hash, const Execution& execution,
                                     ReductionTransform transform, std::span<const double> params) {
-    std::uint64_t h = data::splitmix64(program_hash);
-    h = data::splitmix64(h ^ static_cast<std::uint64_t>(execution.precision));
-    h = data::splitmix64(h ^ static_cast<std::uint64_t>(transform));
+    std::uint64_t h = splitmix64(program_hash);
+    h = splitmix64(h ^ static_cast<std::uint64_t>(execution.precision));
+    h = splitmix64(h ^ static_cast<std::uint64_t>(transform));
     for (const double p : params) {
-        h = data::splitmix64(h ^ std::bit_cast<std::uint64_t>(p));
+        h = splitmix64(h ^ std::bit_cast<std::uint64_t>(p));
     }
     return h;
 }

@@ -10,6 +10,7 @@
 
 #include <laddu/amplitudes/kmatrix_benchmark.hpp>
 #include <laddu/base/error.hpp>
+#include <laddu/base/random.hpp>
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/generation/accept_reject.hpp>
 #include <laddu/generation/ksks_acceptance.hpp>
@@ -23,7 +24,7 @@ namespace {
 
 // Seeds of the toy's independent streams, derived from the toy seed and a stream tag.
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t tag) {
-    return data::splitmix64(data::splitmix64(seed) ^ (tag * 0x9E3779B97F4A7C15ULL));
+    return splitmix64(splitmix64(seed) ^ (tag * 0x9E3779B97F4A7C15ULL));
 }
 
 enum Stream : std::uint64_t {

@@ -20,6 +20,16 @@
 
 namespace laddu {
 
+/// The SplitMix64 output function of `x`: x + 0x9E3779B97F4A7C15, then Stafford's mix 13 (Steele,
+/// Lea and Flood 2014). The mixer of laddu's counter-based generator (data::counter_uniform) and
+/// of SplitMix64::next.
+[[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t x) noexcept {
+    std::uint64_t z = x + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31U);
+}
+
 /// The SplitMix64 stream of one seed (see the banner).
 class SplitMix64 {
 public:
@@ -28,10 +38,9 @@ public:
 
     /// The next 64 random bits.
     std::uint64_t next() noexcept {
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31U);
+        const std::uint64_t out = splitmix64(state_);
+        state_ += 0x9E3779B97F4A7C15ULL;
+        return out;
     }
 
     /// Uniform on [0, 1).

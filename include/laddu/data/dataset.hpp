@@ -154,9 +154,6 @@ private:
     std::vector<std::uint64_t> replica_index_;  ///< empty: the row (see replica_index())
 };
 
-/// splitmix64 (Steele, Lea and Flood 2014), the mixer of laddu's counter-based generator.
-[[nodiscard]] std::uint64_t splitmix64(std::uint64_t x) noexcept;
-
 /// laddu's u(seed, i) = (splitmix64(seed ^ i) >> 11) / 2^53, uniform in [0, 1).
 [[nodiscard]] double counter_uniform(std::uint64_t seed, std::uint64_t index) noexcept;
 
