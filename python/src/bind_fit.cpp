@@ -22,6 +22,7 @@
 
 #include "bindings.hpp"
 #include "conversions.hpp"
+#include "ganesh_callbacks.hpp"
 
 namespace py = pybind11;
 
@@ -232,31 +233,11 @@ void bind_fit(py::module_& module) {
                                          "StatusSnapshot) -> bool");
                 }
             }
-            std::vector<py::object> watchers;
-            for (const py::handle o : observers) {
-                if (PyCallable_Check(o.ptr()) == 0) {
-                    throw py::type_error("observers must be callables (step, StatusSnapshot)");
-                }
-                watchers.push_back(py::reinterpret_borrow<py::object>(o));
-            }
+            const std::vector<py::object> watchers = ganesh_observers(observers);
             if (!callables.empty() || !watchers.empty()) {
-                const py::object snapshot = ganesh.attr("StatusSnapshot");
-                options.progress = [callables, watchers, snapshot](const fit::Progress& p) {
-                    const py::gil_scoped_acquire gil;
-                    const py::object status = snapshot(p.iteration, false, "Adam step");
-                    for (const py::object& w : watchers) {
-                        w(p.iteration, status);
-                    }
-                    for (const py::object& c : callables) {
-                        const py::object stop = c(p.iteration, status);
-                        if (!py::isinstance<py::bool_>(stop)) {
-                            throw py::type_error("a Python terminator must return a bool");
-                        }
-                        if (stop.cast<bool>()) {
-                            return false;
-                        }
-                    }
-                    return true;
+                options.progress = [callables, watchers](const fit::Progress& p) {
+                    (void)call_ganesh_callbacks(watchers, false, p.iteration, false, "Adam step");
+                    return !call_ganesh_callbacks(callables, true, p.iteration, false, "Adam step");
                 };
             }
             const std::vector<double> start = start_values(self, initial);

@@ -21,6 +21,7 @@
 
 #include "bindings.hpp"
 #include "conversions.hpp"
+#include "ganesh_callbacks.hpp"
 
 namespace py = pybind11;
 
@@ -70,11 +71,6 @@ fit::AiesOptions read_config(const py::object& config, std::uint64_t seed) {
         }
     }
     return options;
-}
-
-py::object snapshot(const fit::SamplerStatus& status) {
-    return py::module_::import("laddu_cpp.ganesh")
-        .attr("StatusSnapshot")(status.step, status.success, status.message);
 }
 
 McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
@@ -134,14 +130,10 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
             autocorrelation = py::reinterpret_borrow<py::object>(t);
             stop.autocorrelation = &check;
         } else if (PyCallable_Check(t.ptr()) != 0) {
-            const auto callable = py::reinterpret_borrow<py::object>(t);
+            const std::vector<py::object> callable{py::reinterpret_borrow<py::object>(t)};
             stop.terminators.emplace_back([callable](const fit::SamplerStatus& status) {
-                const py::gil_scoped_acquire gil;
-                const py::object result = callable(status.step, snapshot(status));
-                if (!py::isinstance<py::bool_>(result)) {
-                    throw py::type_error("a Python terminator must return a bool");
-                }
-                return result.cast<bool>();
+                return call_ganesh_callbacks(callable, true, status.step, status.success,
+                                             status.message);
             });
         } else {
             throw py::type_error("terminators must be ld.ganesh.MaxSteps, "
@@ -149,15 +141,11 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
                                  "(step, StatusSnapshot) -> bool");
         }
     }
-    for (const py::handle o : observers) {
-        if (PyCallable_Check(o.ptr()) == 0) {
-            throw py::type_error("observers must be callables (step, StatusSnapshot)");
-        }
-        const auto callable = py::reinterpret_borrow<py::object>(o);
-        stop.observers.emplace_back([callable](const fit::SamplerStatus& status) {
-            const py::gil_scoped_acquire gil;
-            callable(status.step, snapshot(status));
-            return false;
+    const std::vector<py::object> watchers = ganesh_observers(observers);
+    if (!watchers.empty()) {
+        stop.observers.emplace_back([watchers](const fit::SamplerStatus& status) {
+            return call_ganesh_callbacks(watchers, false, status.step, status.success,
+                                         status.message);
         });
     }
     const std::vector<expr::Bounds> bounds = self.bounds();
