@@ -35,30 +35,24 @@ endif()
 
 # A channel error names the key and its line.
 file(READ ${model} text)
-string(REPLACE "particle = \"K_SHORT\"" "particle = \"K_LONGISH\"" bad "${text}")
-file(WRITE ${WORK_DIR}/bad_particle.toml "${bad}")
-execute_process(COMMAND ${CLI} generate --model ${WORK_DIR}/bad_particle.toml --events 10
-        --output ${WORK_DIR}/x.parquet
-    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "bad_particle.toml:[0-9]+:[0-9]+: channel.edges\\[4\\].particle: [^\n]*K_LONGISH")
-    message(FATAL_ERROR "unknown particle: expected exit 2 naming the key, got ${rc}: '${err}'")
-endif()
-string(REPLACE "slope = 4.0" "slope = \"steep\"" bad "${text}")
-file(WRITE ${WORK_DIR}/bad_slope.toml "${bad}")
-execute_process(COMMAND ${CLI} generate --model ${WORK_DIR}/bad_slope.toml --events 10
-        --output ${WORK_DIR}/x.parquet
-    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "channel.vertices\\[0\\].generation: VertexProposal JSON has a field of the wrong type")
-    message(FATAL_ERROR "a slope of the wrong type: expected exit 2 naming the key, got ${rc}: '${err}'")
-endif()
-string(REPLACE "outgoing = [\"X\", \"proton\"]" "outgoing = [\"X\", \"recoil\"]" bad "${text}")
-file(WRITE ${WORK_DIR}/bad_edge.toml "${bad}")
-execute_process(COMMAND ${CLI} generate --model ${WORK_DIR}/bad_edge.toml --events 10
-        --output ${WORK_DIR}/x.parquet
-    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "channel: [^\n]*recoil")
-    message(FATAL_ERROR "an unknown edge: expected exit 2 naming it, got ${rc}: '${err}'")
-endif()
+# expect_channel_error(<name> <from> <to> <regex>): the model with <from> replaced by <to> is
+# exit 2 with stderr matching <regex>.
+function(expect_channel_error name from to regex)
+    string(REPLACE "${from}" "${to}" bad "${text}")
+    file(WRITE ${WORK_DIR}/${name}.toml "${bad}")
+    execute_process(COMMAND ${CLI} generate --model ${WORK_DIR}/${name}.toml --events 10
+            --output ${WORK_DIR}/x.parquet
+        RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+    if(NOT rc EQUAL 2 OR NOT err MATCHES "${regex}")
+        message(FATAL_ERROR "${name}: expected exit 2 matching '${regex}', got ${rc}: '${err}'")
+    endif()
+endfunction()
+expect_channel_error(bad_particle "particle = \"K_SHORT\"" "particle = \"K_LONGISH\""
+    "bad_particle.toml:[0-9]+:[0-9]+: channel.edges\\[4\\].particle: [^\n]*K_LONGISH")
+expect_channel_error(bad_slope "slope = 4.0" "slope = \"steep\""
+    "channel.vertices\\[0\\].generation: VertexProposal JSON has a field of the wrong type")
+expect_channel_error(bad_edge "outgoing = [\"X\", \"proton\"]" "outgoing = [\"X\", \"recoil\"]"
+    "channel: [^\n]*recoil")
 if(EXISTS ${WORK_DIR}/x.parquet)
     message(FATAL_ERROR "a failed generate left an output file")
 endif()
