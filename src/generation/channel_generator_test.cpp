@@ -13,30 +13,20 @@
 #include <laddu/data/parquet.hpp>
 #include <laddu/generation/channel_generator.hpp>
 
+#include "channel_test_support.hpp"
 #include "test_statistics.hpp"
 
 namespace laddu::generation {
 namespace {
+
+using testing::edge;
+using testing::expect_model_error_naming;
 
 constexpr double kProton = 0.93827208816;
 constexpr double kKShort = 0.497611;
 constexpr double kKaon = 0.493677;
 constexpr double kPion = 0.13957039;
 constexpr double kDMeson = 1.86966;
-
-physics::ParticleProperties particle(double mass) {
-    physics::ParticleProperties p;
-    p.mass = mass;
-    return p;
-}
-
-physics::Edge edge(const std::string& name, std::optional<double> mass, bool output = true) {
-    physics::Edge e{.name = name, .output = output};
-    if (mass) {
-        e.particle = particle(*mass);
-    }
-    return e;
-}
 
 // laddu's tutorial γ p → X p, X → K_S K_S with a t slope of 4 and a 20% uniform admixture.
 struct KsKs {
@@ -260,16 +250,6 @@ TEST(ChannelGenerator, ModelWeightsMultiplyTheProposalWeightsAndSeeEveryEdge) {
         EXPECT_NE(std::string(failure.what()).find("event 17: the model value -1"),
                   std::string::npos)
             << failure.what();
-    }
-}
-
-template <typename F>
-void expect_model_error_naming(F&& f, const std::string& name) {
-    try {
-        f();
-        ADD_FAILURE() << "no ModelError";
-    } catch (const ModelError& error) {
-        EXPECT_NE(std::string(error.what()).find(name), std::string::npos) << error.what();
     }
 }
 

@@ -14,23 +14,16 @@
 #include <laddu/generation/channel_generator.hpp>
 
 #include "adaptive_proposals.hpp"
+#include "channel_test_support.hpp"
 #include "piecewise_density.hpp"
 
 namespace laddu::generation {
 namespace {
 
+using testing::edge;
+
 constexpr double kProton = 0.93827208816;
 constexpr double kKShort = 0.497611;
-
-physics::Edge edge(const std::string& name, std::optional<double> mass, bool output = true) {
-    physics::Edge e{.name = name, .output = output};
-    if (mass) {
-        physics::ParticleProperties p;
-        p.mass = *mass;
-        e.particle = p;
-    }
-    return e;
-}
 
 // laddu's tutorial γ p → X p, X → K_S K_S (X on [1, 2] GeV); `default_decay` leaves the decay
 // without a proposal, so the pilot may learn its cos θ.

@@ -16,26 +16,19 @@
 #include <laddu/generation/t_distribution.hpp>
 #include <laddu/generation/vertex_proposal.hpp>
 
+#include "channel_test_support.hpp"
 #include "test_statistics.hpp"
 
 namespace laddu::generation {
 namespace {
+
+using testing::expect_model_error_naming;
 
 using testing::ks_p_value;
 
 constexpr double kProton = 0.938272;
 constexpr double kKShort = 0.497611;
 constexpr double kPValueFloor = 1e-3;
-
-template <typename F>
-void expect_model_error_naming(F&& f, const std::string& name) {
-    try {
-        f();
-        ADD_FAILURE() << "no ModelError";
-    } catch (const ModelError& error) {
-        EXPECT_NE(std::string(error.what()).find(name), std::string::npos) << error.what();
-    }
-}
 
 TEST(ProposalRng, StreamsAreDeterministicAndUniform) {
     ProposalRng a(derive_seed(17, 0, 5, 0));

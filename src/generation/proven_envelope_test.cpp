@@ -12,21 +12,15 @@
 #include <laddu/base/error.hpp>
 #include <laddu/generation/channel_generator.hpp>
 
+#include "channel_test_support.hpp"
+
 namespace laddu::generation {
 namespace {
 
+using testing::edge;
+
 constexpr double kProton = 0.93827208816;
 constexpr double kKShort = 0.497611;
-
-physics::Edge edge(const std::string& name, std::optional<double> mass, bool output = true) {
-    physics::Edge e{.name = name, .output = output};
-    if (mass) {
-        physics::ParticleProperties p;
-        p.mass = *mass;
-        e.particle = p;
-    }
-    return e;
-}
 
 physics::Channel ksks_channel() {
     return {
