@@ -208,6 +208,7 @@ void bind_fit(py::module_& module) {
                     throw py::type_error("config must be an ld.ganesh.AdamConfig or None, got " +
                                          python_type_name(config));
                 }
+                check_config_names(config, "AdamConfig", self.parameter_names());
                 options.alpha = cast_arg<double>(config.attr("alpha"), "alpha", "a float");
                 options.beta_1 = cast_arg<double>(config.attr("beta_1"), "beta_1", "a float");
                 options.beta_2 = cast_arg<double>(config.attr("beta_2"), "beta_2", "a float");

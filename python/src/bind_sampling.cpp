@@ -32,7 +32,7 @@ namespace {
 /// MCMCSummary: the chain and what ganesh reports with it.
 struct McmcSummary {
     fit::McmcChain chain;
-    std::optional<std::vector<std::string>> names;
+    std::vector<std::string> names;  ///< the likelihood's parameter names
 };
 
 fit::AiesOptions read_config(const py::object& config, std::uint64_t seed) {
@@ -97,11 +97,7 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
         }
     }
     const fit::AiesOptions options = read_config(config, seed);
-    std::optional<std::vector<std::string>> names;
-    if (!config.is_none() && !config.attr("parameter_names").is_none()) {
-        names = cast_arg<std::vector<std::string>>(config.attr("parameter_names"),
-                                                   "AIESConfig.parameter_names", "a list of str");
-    }
+    check_config_names(config, "AIESConfig", self.parameter_names());
     fit::SamplerStop stop;
     fit::AutocorrelationCheck check;
     py::object autocorrelation = py::none();
@@ -162,7 +158,7 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
         const py::gil_scoped_release release;
         summary.chain = fit::sample_aies(log_density, walkers, options, stop);
     }
-    summary.names = names;
+    summary.names = self.parameter_names();
     if (!autocorrelation.is_none()) {
         autocorrelation.attr("taus") = check.taus;
     }

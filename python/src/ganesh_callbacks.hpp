@@ -11,6 +11,25 @@
 
 namespace laddu::python {
 
+/// ganesh configs' parameter_names: laddu labels results with the likelihood's names, so a
+/// config's names (if given) must be those; ValueError naming both otherwise.
+inline void check_config_names(const pybind11::object& config, const char* what,
+                               const std::vector<std::string>& names) {
+    if (config.is_none() || config.attr("parameter_names").is_none()) {
+        return;
+    }
+    const auto given = config.attr("parameter_names").cast<std::vector<std::string>>();
+    if (given != names) {
+        std::string expected;
+        for (const std::string& name : names) {
+            expected += (expected.empty() ? "" : ", ") + name;
+        }
+        throw pybind11::value_error(std::string(what) +
+                                    ".parameter_names must be the likelihood's parameter names [" +
+                                    expected + "] (or None)");
+    }
+}
+
 /// The observers of `observers` (a sequence of callables); TypeError for anything else.
 inline std::vector<pybind11::object> ganesh_observers(const pybind11::object& observers) {
     std::vector<pybind11::object> out;

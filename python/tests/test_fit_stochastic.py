@@ -61,6 +61,8 @@ def test_bad_input_is_an_error(likelihood):
         ld.ganesh.AdamConfig(beta_1=1.0)
     with pytest.raises(ValueError, match="transform"):
         ld.ganesh.AdamConfig(transform=object())
+    with pytest.raises(ValueError, match="AdamConfig.parameter_names must be the likelihood's parameter names"):
+        likelihood.fit_stochastic(config=ld.ganesh.AdamConfig(parameter_names=["m"]))
     with pytest.raises(TypeError, match="config must be an ld.ganesh.AdamConfig"):
         likelihood.fit_stochastic(config=ld.ganesh.LBFGSBConfig())
     with pytest.raises(TypeError, match="terminators must be"):

@@ -101,6 +101,12 @@ def test_bad_input_is_an_error(fitted):
         ld.ganesh.AIESInit(np.ones((1, 2)))
     with pytest.raises(ValueError, match="transform"):
         ld.ganesh.AIESConfig(transform=object())
+    with pytest.raises(ValueError, match=r"AIESConfig.parameter_names must be the likelihood's parameter names \[mass, width\]"):
+        likelihood.sample(ld.ganesh.AIESInit(walkers), config=ld.ganesh.AIESConfig(parameter_names=["width", "mass"]),
+                          terminators=[ld.ganesh.MaxSteps(2)])
+    # Without a config the summary still names the parameters (as laddu's).
+    plain = likelihood.sample(ld.ganesh.AIESInit(walkers), terminators=[ld.ganesh.MaxSteps(2)])
+    assert plain.parameter_names == ["mass", "width"]
     with pytest.raises(ValueError, match="stretch scale"):
         ld.ganesh.AIESMove.stretch(scale=1.0)
     with pytest.raises(TypeError, match="observers must be callables"):
