@@ -3,7 +3,8 @@
 // Schema (schema.hpp: laddu's column naming conventions) -> EventBatch (event_batch.hpp: SoA
 // chunks) -> EventSource (event_source.hpp: MemorySource, ParquetSource) -> Dataset
 // (dataset.hpp: resident events and their operations). Entry point: read_parquet() or
-// Dataset::from_arrays(). describe.hpp backs `laddu-cpp data info`.
+// Dataset::from_arrays(). describe.hpp backs `laddu-cpp data info`; histogram.hpp holds
+// laddu's weighted Histogram and the N-dimensional HistogramNd.
 #pragma once
 
 #include <laddu/data/dataset.hpp>
@@ -11,5 +12,6 @@
 #include <laddu/data/event_batch.hpp>
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/event_source.hpp>
+#include <laddu/data/histogram.hpp>
 #include <laddu/data/parquet.hpp>
 #include <laddu/data/schema.hpp>

@@ -123,6 +123,9 @@ __all__ = [
     "Bin",
     "BinnedDataset",
     "DatasetBin",
+    "Histogram",
+    "HistogramNd",
+    "plot_histogram",
     # generation
     "generate_ksks",
     "NBodyPhaseSpace",
@@ -158,6 +161,14 @@ __all__ = [
     "LikelihoodProjection",
     "BootstrapResult",
     "bootstrap_fit",
+    # cross sections and their uncertainties
+    "Ensemble",
+    "Estimate",
+    "BinnedEstimate",
+    "Axis",
+    "CrossSection",
+    "CrossSectionIntegrals",
+    "DifferentialCrossSection",
     "ganesh",
     # utilities
     "accurate_sum",
@@ -165,6 +176,9 @@ __all__ = [
 
 from . import ganesh  # noqa: E402  (laddu's minimiser vocabulary: MaxSteps, configs)
 from . import _analysis  # noqa: E402  (NLL/ExtendedNLL keeping their inputs; Likelihood(execution=), diagnostics, projection, bootstrap_fit)
+from . import _plotting  # noqa: E402  (plot_histogram and Histogram.plot: matplotlib on demand)
+from . import _estimates  # noqa: E402  (Ensemble, Estimate, BinnedEstimate)
+from . import _cross_section  # noqa: E402  (Likelihood.cross_section, CrossSection, Axis, ...)
 
 _PYTHON = {
     "ganesh": ganesh,
@@ -173,6 +187,16 @@ _PYTHON = {
     "Likelihood": _analysis.Likelihood,
     "LikelihoodDiagnostics": _analysis.LikelihoodDiagnostics,
     "DatasetDiagnostics": _analysis.DatasetDiagnostics,
-    "LadduError": _core.Error,  # laddu's name for the base class
+    "plot_histogram": _plotting.plot_histogram,
+    "LadduError": _core.Error,
+    "Ensemble": _estimates.Ensemble,
+    "Estimate": _estimates.Estimate,
+    "BinnedEstimate": _estimates.BinnedEstimate,
+    "Axis": _cross_section.Axis,
+    "CrossSection": _cross_section.CrossSection,
+    "CrossSectionIntegrals": _cross_section.CrossSectionIntegrals,
+    "DifferentialCrossSection": _cross_section.DifferentialCrossSection,  # laddu's name for the base class
 }
 globals().update({name: _PYTHON.get(name) or getattr(_core, name) for name in __all__})
+_core.Histogram.plot = _plotting.plot_method  # hist.plot(path, ...): laddu-cpp extension
+_core.HistogramNd.plot = _plotting.plot_method

@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 from . import _core
+from ._estimates import Ensemble
 
 
 def _build_term(term, base, model, data, accepted_mc, execution, name):
@@ -305,35 +306,12 @@ def projection(self, term, *, tags=None, generated_mc=None):
     return GeneratedProjection(self, term, tags, generated_mc)
 
 
-class BootstrapFits:
-    """The replica fits of Likelihood.bootstrap_fit, each beside its seed."""
-
-    def __init__(self, seeds, fits):
-        self.seeds = list(seeds)
-        self.fits = list(fits)
-
-    def __len__(self):
-        return len(self.fits)
-
-    def _converged(self):
-        return np.array([f.values for f in self.fits if f.converged], dtype=float)
-
-    def mean(self):
-        """Per parameter: the mean over the converged replicas (NaN when none converged)."""
-        values = self._converged()
-        n = len(self.fits[0].parameter_names) if self.fits else 0
-        return list(values.mean(axis=0)) if len(values) else [math.nan] * n
-
-    def std(self):
-        """Per parameter: the sample standard deviation over the converged replicas."""
-        values = self._converged()
-        n = len(self.fits[0].parameter_names) if self.fits else 0
-        return list(values.std(axis=0, ddof=1)) if len(values) > 1 else [math.nan] * n
-
-
 def bootstrap_fit(self, samples, initial=None, *, seed=0, **fit_options):
-    """laddu's bootstrap_fit: replica k refits every NLL term on data.bootstrap(seed + k) (the
-    accepted MC and any penalty terms unchanged) from `initial`."""
+    """laddu's bootstrap_fit: replica k resamples the data of every NLL term i with
+    data.bootstrap(seed + k + i·0x9E3779B97F4A7C15) (the accepted MC and any penalty terms
+    unchanged) and refits from `initial`. Returns an ld.Ensemble whose draws are the replicas'
+    fitted parameters, paired with the replica likelihoods (``replicas``) for cross sections,
+    with ``seeds`` and ``fits`` (the FitResults) beside them."""
     # Counts and seeds as the compiled ld.bootstrap_fit takes them (size_t, uint64): an int, not a
     # float or an Expr, and not 2**64 (whose list of seeds alone would never be built).
     samples, seed = operator.index(samples), operator.index(seed)
@@ -346,16 +324,20 @@ def bootstrap_fit(self, samples, initial=None, *, seed=0, **fit_options):
         if isinstance(term, _core.UnbinnedNLL) and not hasattr(term, "data"):
             raise _core.FitError(f"term '{term.name}' was not built with ld.NLL or ld.ExtendedNLL")
     seeds = [seed + k for k in range(samples)]
-    fits = []
+    fits, replicas = [], []
     for s in seeds:
+        # laddu's Likelihood::bootstrap: term i of replica s resamples with seed s + i·0x9E3779B97F4A7C15.
         terms = [
-            type(t)(t.model, data=t.data.bootstrap(seed=s), accepted_mc=t.accepted_mc, execution=t.execution, name=t.name)
+            type(t)(t.model, data=t.data.bootstrap(seed=(s + i * 0x9E3779B97F4A7C15) % 2**64),
+                    accepted_mc=t.accepted_mc, execution=t.execution, name=t.name)
             if isinstance(t, _core.UnbinnedNLL)
             else t
-            for t in self.terms
+            for i, t in enumerate(self.terms)
         ]
-        fits.append(Likelihood(terms, execution=getattr(self, "execution", None)).fit(initial, **fit_options))
-    return BootstrapFits(seeds, fits)
+        replica = Likelihood(terms, execution=getattr(self, "execution", None))
+        fits.append(replica.fit(initial, **fit_options))
+        replicas.append(replica)
+    return Ensemble._make(self.parameter_names, [f.x for f in fits], replicas=replicas, seeds=seeds, fits=fits)
 
 
 _core.Likelihood.projection = projection

@@ -4,8 +4,8 @@
 // (ld.Model.evaluate on the generated events), and Channel.validate_generation(). Names,
 // signatures, defaults and the ValueErrors laddu raises for bad arguments follow laddu 0.21.4's
 // python/generation.rs; failures inside the engine are ld.ModelError (an ld.LadduError).
-// laddu-cpp binds no Histogram class, so the histogram constructors take any object with
-// laddu's Histogram attributes `bin_edges` and `counts` (laddu's own Histogram included).
+// The histogram constructors take an ld.Histogram or any object with laddu's Histogram
+// attributes `bin_edges` and `counts` (laddu's own Histogram included).
 #include <array>
 #include <cmath>
 #include <cstdint>

@@ -316,6 +316,10 @@ void bind_expr(py::module_& module) {
         .def("fix", &expr::Model::fix, py::arg("name"), py::arg("value"))
         .def("free", &expr::Model::free, py::arg("name"))
         .def("projection", &expr::Model::project, py::arg("tags"))
+        .def_property_readonly(
+            "amplitude_tags",
+            [](const expr::Model& m) { return expr::collect_tags(m.expression()); },
+            "Every tag in the model's expression, sorted (laddu-cpp; laddu has no accessor).")
         .def("__str__", [](const expr::Model& m) { return expr::to_string(m.expression()); })
         .def("__repr__", [](const expr::Model& m) {
             return "Model(" + std::to_string(m.parameters().size()) + " parameters)";

@@ -44,6 +44,10 @@ void bind_kmatrix_blocks(pybind11::module_& module);
 /// Dataset (from_arrays, from_batches) and ParquetSink.
 void bind_data(pybind11::module_& module);
 
+/// Histogram (laddu's, plus from_dataset) and HistogramNd (needs bind_data first, for
+/// Histogram.from_dataset's Dataset).
+void bind_histogram(pybind11::module_& module);
+
 /// read_parquet and ParquetSource (file-backed datasets with memory= and cache=).
 void bind_event_data(pybind11::module_& module);
 

@@ -16,6 +16,7 @@ PYBIND11_MODULE(_core, module) {
     laddu::python::bind_kmatrix_blocks(module);
     laddu::python::bind_data(module);
     laddu::python::bind_event_data(module);
+    laddu::python::bind_histogram(module);
     laddu::python::bind_runtime(module);
     laddu::python::bind_distributed(module);
     laddu::python::bind_select(module);

@@ -257,7 +257,10 @@ unsigned poisson1_quantile(double u) noexcept {
 }
 
 unsigned bootstrap_multiplicity(std::uint64_t seed, std::uint64_t index) noexcept {
-    return poisson1_quantile(counter_uniform(seed, index));
+    // laddu hashes seed ^ index: for seeds below 2^m every replica of a 2^m-event sample then
+    // draws the same multiset of multiplicities, permuted, so replica yields barely vary (their
+    // variance is ~1 instead of N). Mixing the seed first makes the replicas independent.
+    return poisson1_quantile(counter_uniform(splitmix64(seed), index));
 }
 
 }  // namespace laddu::data

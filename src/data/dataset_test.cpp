@@ -161,8 +161,8 @@ TEST(Dataset, BootstrapIsDeterministicAndMatchesTheReferenceGenerator) {
     for (std::size_t i = 0; i < d.size(); ++i) {
         EXPECT_EQ(a.weights()[i], b.weights()[i]);
         differ += a.weights()[i] != c.weights()[i] ? 1U : 0U;
-        const double u =
-            static_cast<double>(reference_splitmix(42ULL ^ i) >> 11) / 9007199254740992.0;
+        const double u = static_cast<double>(reference_splitmix(reference_splitmix(42) ^ i) >> 11) /
+                         9007199254740992.0;
         const unsigned k = reference_k(u);
         EXPECT_EQ(bootstrap_multiplicity(42, i), k) << i;
         EXPECT_EQ(a.weights()[i], d.weights()[i] * k);
@@ -171,6 +171,29 @@ TEST(Dataset, BootstrapIsDeterministicAndMatchesTheReferenceGenerator) {
     EXPECT_GT(differ, 500U);
     EXPECT_NEAR(mean_k / 2000.0, 1.0, 0.08);
     EXPECT_EQ(a.column("mass")[7], d.column("mass")[7]);
+}
+
+// Independent replicas: the total multiplicity of N events is Poisson(N), so over many
+// consecutive seeds its variance is about N. (laddu's seed ^ index hash gives ~1 for N = 512.)
+TEST(Dataset, BootstrapReplicasOfConsecutiveSeedsAreIndependent) {
+    constexpr std::uint64_t kEvents = 512;
+    constexpr std::uint64_t kSeeds = 400;
+    double sum = 0.0;
+    double sum_sq = 0.0;
+    for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
+        double total = 0.0;
+        for (std::uint64_t i = 0; i < kEvents; ++i) {
+            total += bootstrap_multiplicity(seed, i);
+        }
+        sum += total;
+        sum_sq += total * total;
+    }
+    const double mean = sum / kSeeds;
+    const double variance = (sum_sq - kSeeds * mean * mean) / (kSeeds - 1);
+    EXPECT_NEAR(mean, 512.0, 5.0);
+    // The sample variance of 400 draws is within ±25 % of 512 far beyond 3 sigma (sd ≈ 7 %).
+    EXPECT_GT(variance, 0.75 * 512.0);
+    EXPECT_LT(variance, 1.25 * 512.0);
 }
 
 TEST(Dataset, ResampleAndSubsampleAreDeterministic) {

@@ -341,6 +341,12 @@ class Fixtures:
     def make_DatasetBin(self):
         return self.get("BinnedDataset")[0]
 
+    def make_Histogram(self):
+        return ld.Histogram.from_values([0.1, 0.4, 0.6, 1.2], bins=2, limits=(0.0, 1.0))
+
+    def make_HistogramNd(self):
+        return ld.HistogramNd.from_values([[0.1, 0.6], [0.2, 0.9]], bin_edges=[[0.0, 0.5, 1.0], [0.0, 1.0]])
+
     # Generation.
     def make_NBodyPhaseSpace(self):
         return ld.NBodyPhaseSpace(3.0, [0.5, 0.5, 0.5])
@@ -424,8 +430,31 @@ class Fixtures:
         return ld.bootstrap_fit(self.get("Model"), data=self.get("Dataset"),
                                 accepted_mc=self.get("mc"), samples=2)
 
-    def make_BootstrapFits(self):
+    def make_Ensemble(self):
         return self.get("Likelihood").bootstrap_fit(2, max_steps=10)
+
+    # Cross sections.
+    def make_Estimate(self):
+        return ld.Estimate(1.0, draws=[0.5, 1.5, 1.0])
+
+    def make_Axis(self):
+        return ld.Axis(self.get("m"), edges=[0.0, 1.0, 3.0])
+
+    def make_CrossSection(self):
+        likelihood = self.get("Likelihood")
+        return likelihood.cross_section("nll", generated_mc=self.get("mc"), luminosity=2.0,
+                                        parameters=likelihood.default_parameters,
+                                        ensemble=self.get("Ensemble"))
+
+    def make_CrossSectionIntegrals(self):
+        return self.get("Likelihood").cross_section_integrals("nll", generated_mc=self.get("mc"),
+                                                              tags=["S"])
+
+    def make_DifferentialCrossSection(self):
+        return self.get("CrossSection").differential(self.get("Axis"), components={"s": ["S"]})
+
+    def make_BinnedEstimate(self):
+        return self.get("DifferentialCrossSection").model
 
     # ld.ganesh.
     def make_MaxSteps(self):
@@ -618,7 +647,7 @@ def module_targets(prefix, module, names, seen_ids=None):
 def all_targets():
     targets = module_targets("", ld, ld.__all__)
     # Classes reached only through return values.
-    for cls_name in ("GeneratedProjection", "BootstrapFits"):
+    for cls_name in ("GeneratedProjection",):
         cls = getattr(ld._analysis, cls_name)
         targets += [t for t in class_targets(cls_name, cls, cls_name) if not t.name.endswith("()")]
     seen, unique = set(), []

@@ -35,6 +35,36 @@ def engines():
     return laddu, ld
 
 
+# ---- the counter-based generators of Dataset.subsample and Dataset.bootstrap ----
+
+
+def splitmix64(x):
+    x = (x + 0x9E3779B97F4A7C15) & (2**64 - 1)
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return z ^ (z >> 31)
+
+
+def counter_uniform(seed, index):
+    return (splitmix64(int(seed) ^ int(index)) >> 11) / 2.0**53
+
+
+def poisson1(u):
+    k, p = 0, np.exp(-1.0)
+    cdf = p
+    while u > cdf:
+        k += 1
+        p /= k
+        cdf += p
+    return k
+
+
+def multiplicity(seed, index):
+    """laddu-cpp's bootstrap multiplicity: Poisson(1) from the counter-based uniform of the
+    splitmix64-mixed seed."""
+    return poisson1(counter_uniform(splitmix64(int(seed) % 2**64), index))
+
+
 # ---- shared events for the kinematics, dataset, likelihood, fit and K-matrix files ----
 
 KSKS_P4S = ("beam", "proton", "kshort1", "kshort2")

@@ -8,7 +8,8 @@ kept" is compared exactly by evaluating `idx` on the result.
 import numpy as np
 import pytest
 
-from conftest import KSKS_P4S, assert_values_close, both_datasets, ksks_arrays, laddu, ld
+from conftest import (KSKS_P4S, assert_values_close, both_datasets, counter_uniform, ksks_arrays, laddu, ld,
+                      multiplicity, poisson1)
 
 N_EVENTS = 3000
 
@@ -259,18 +260,39 @@ def test_bin_by_weighted_counts(datasets):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 + 5])
-def test_bootstrap_same_seed_same_weights(datasets, seed):
-    """laddu's Poisson(1) bootstrap: counter-based splitmix64 per event, reproduced bit for bit."""
+def test_bootstrap_keeps_laddus_events_with_independent_multiplicities(datasets, arrays, seed):
+    """Poisson(1) bootstrap: every event stays (drawn 0 times: weight 0), as in laddu; the
+    multiplicities come from the seed mixed by splitmix64 before the event index is hashed in
+    (laddu hashes seed ^ index, docs/laddu_parity.md), checked in pure Python."""
     theirs, ours = datasets
     b_theirs, b_ours = theirs.bootstrap(seed=seed), ours.bootstrap(seed=seed)
-    assert_same_events(b_theirs, b_ours, f"bootstrap({seed})")
-    assert len(b_ours) == N_EVENTS  # events drawn 0 times stay, with weight 0
-    assert_values_close(b_ours.sum_weights(), b_theirs.sum_weights(), what="bootstrap sum_weights")
+    assert len(b_ours) == len(b_theirs) == N_EVENTS
+    assert_replica(b_theirs, b_ours, f"bootstrap({seed})", arrays[2], [seed])
+    # laddu's own weights follow the unmixed formula
+    np.testing.assert_array_equal(
+        b_theirs.weights(), [arrays[2][i] * poisson1(counter_uniform(seed, i)) for i in range(N_EVENTS)])
 
 
-def test_bootstrap_default_seed(datasets):
+def test_bootstrap_default_seed(datasets, arrays):
     theirs, ours = datasets
-    assert_same_events(theirs.bootstrap(), ours.bootstrap(), "bootstrap()")
+    assert_replica(theirs.bootstrap(), ours.bootstrap(), "bootstrap()", arrays[2], [0])
+
+
+def test_bootstrap_replicas_are_independent_across_seeds():
+    """laddu's bug, and ours fixed: the total multiplicity of N unit-weight events is Poisson(N),
+    so over consecutive seeds its variance is about N. laddu's seed ^ index hash makes every
+    replica of a 512-event sample with a seed below 512 a permutation of one multiset of
+    multiplicities: the replica yields are all equal and a bootstrap cannot see the yield's
+    uncertainty (a cross section's bootstrap error then misses its Poisson part)."""
+    n, seeds = 512, range(300)
+    totals = {}
+    for lib in (laddu, ld):
+        data = lib.Dataset.from_arrays(p4s={}, scalars={"x": np.zeros(n)})
+        totals[lib] = np.array([float(np.sum(data.bootstrap(seed=s).weights())) for s in seeds])
+    # 300 draws: the sample variance lies within ±25 % of n far beyond 3 sigma (sd ≈ 8 %)
+    assert 0.75 * n < np.var(totals[ld], ddof=1) < 1.25 * n
+    assert abs(np.mean(totals[ld]) - n) < 5 * np.sqrt(n / len(seeds))
+    assert np.var(totals[laddu], ddof=1) < 0.01 * n
 
 
 @pytest.mark.parametrize("fraction,seed", [(0.0, 3), (0.25, 0), (0.5, 7), (0.9, 99), (1.0, 5)])
@@ -298,40 +320,44 @@ CHAINS = {
 }
 
 
+# The bootstrap seeds of each chain (their multiplicities differ from laddu's by design).
+CHAIN_SEEDS = {"select_then_bootstrap": [4], "bootstrap_then_select": [4], "bootstrap_then_subsample": [4],
+               "subsample_then_bootstrap": [4], "bootstrap_twice": [4, 5]}
+
+
 @pytest.mark.parametrize("name", sorted(CHAINS))
-def test_chained_replicas(datasets, name):
+def test_chained_replicas(datasets, arrays, name):
     """Replica operations after other operations: which event index seeds each draw."""
     theirs, ours = datasets
-    assert_same_events(CHAINS[name](theirs, laddu), CHAINS[name](ours, ld), name)
+    if name in CHAIN_SEEDS:
+        assert_replica(CHAINS[name](theirs, laddu), CHAINS[name](ours, ld), name, arrays[2], CHAIN_SEEDS[name],
+                       keyed_on_row=name == "select_then_bootstrap")
+    else:
+        assert_same_events(CHAINS[name](theirs, laddu), CHAINS[name](ours, ld), name)
 
 
-def splitmix64(x):
-    x = (x + 0x9E3779B97F4A7C15) & (2**64 - 1)
-    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
-    return z ^ (z >> 31)
-
-
-def counter_uniform(seed, index):
-    return (splitmix64(seed ^ index) >> 11) / 2.0**53
-
-
-def poisson1(u):
-    k, p = 0, np.exp(-1.0)
-    cdf = p
-    while u > cdf:
-        k += 1
-        p /= k
-        cdf += p
-    return k
+def assert_replica(theirs, ours, what, base_weights, seeds, keyed_on_row=False):
+    """laddu's events (by idx, in order); our weights: the base weight times our multiplicity
+    for each bootstrap seed, keyed on the original event index (on the row of the selection for
+    a bootstrap after a select, which starts a new source as in laddu)."""
+    kept = ids(ours, ld)
+    np.testing.assert_array_equal(kept, ids(theirs, laddu), err_msg=f"{what}: kept events")
+    keys = range(len(kept)) if keyed_on_row else kept
+    expected = []
+    for i, k in zip(kept, keys):
+        weight = base_weights[i]
+        for seed in seeds:  # one multiplication per bootstrap, in order
+            weight = weight * multiplicity(seed, k)
+        expected.append(weight)
+    np.testing.assert_array_equal(np.asarray(ours.weights()), expected, err_msg=f"{what}: weights")
 
 
 def test_subsample_then_bootstrap_independently(datasets, arrays):
-    """Independent: laddu's counter-based draws in pure Python, keyed on the original index."""
+    """Independent: the counter-based draws in pure Python, keyed on the original index."""
     _, ours = datasets
     weights = arrays[2]
     kept = [i for i in range(N_EVENTS) if counter_uniform(8, i) < 0.5]
-    expected = [weights[i] * poisson1(counter_uniform(4, i)) for i in kept]
+    expected = [weights[i] * multiplicity(4, i) for i in kept]
     replica = ours.subsample(0.5, seed=8).bootstrap(seed=4)
     np.testing.assert_array_equal(ids(replica, ld), kept)
     np.testing.assert_array_equal(replica.weights(), expected)

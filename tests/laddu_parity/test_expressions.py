@@ -408,6 +408,14 @@ COVERED = {
     "k_matrix": "test_kmatrix_blocks.py::test_blocks_values_and_gradients",
     "p_vector": "test_kmatrix_blocks.py::test_blocks_values_and_gradients",
     "f_vector": "test_kmatrix_blocks.py::test_f_vector_chain_with_free_pole_masses",
+    "Histogram": "test_histogram.py::test_from_values_and_from_values_with_edges",
+    "Axis": "test_cross_section.py::test_differential_one_and_two_axes",
+    "BinnedEstimate": "test_cross_section.py::test_ensembles_propagate_draws_the_same_way",
+    "CrossSection": "test_cross_section.py::test_ensembles_propagate_draws_the_same_way",
+    "CrossSectionIntegrals": "test_cross_section.py::test_cross_section_integrals",
+    "DifferentialCrossSection": "test_cross_section.py::test_differential_one_and_two_axes",
+    "Ensemble": "test_cross_section.py::test_estimate_and_ensemble_helpers",
+    "Estimate": "test_cross_section.py::test_estimate_and_ensemble_helpers",
 }
 
 # Common names that the other half of the suite (kinematics, datasets, likelihoods, fits) or no

@@ -115,9 +115,10 @@ public:
     /// The events `rows` (valid row indices, in the order given), as a new dataset.
     [[nodiscard]] Dataset take(std::span<const std::uint64_t> rows) const;
 
-    /// laddu's Poisson bootstrap: each weight is multiplied by k ~ Poisson(1) drawn from the
-    /// counter-based generator u(seed, i) (see bootstrap_multiplicity), i = replica_index(row).
+    /// The Poisson bootstrap: each weight is multiplied by k ~ Poisson(1) drawn from the
+    /// counter-based generator (see bootstrap_multiplicity), i = replica_index(row).
     /// Deterministic in `seed` and independent of batching; the event count is unchanged.
+    /// Replicas of different seeds are independent (laddu's are not: docs/laddu_parity.md).
     [[nodiscard]] Dataset bootstrap(std::uint64_t seed) const;
 
     /// Resampling with replacement: N events drawn uniformly (index = floor(u(seed, i) N)).
@@ -160,7 +161,9 @@ private:
 /// The smallest k with u <= CDF_Poisson(1)(k).
 [[nodiscard]] unsigned poisson1_quantile(double u) noexcept;
 
-/// The bootstrap multiplicity of event `index`: poisson1_quantile(counter_uniform(seed, index)).
+/// The bootstrap multiplicity of event `index`:
+/// poisson1_quantile(counter_uniform(splitmix64(seed), index)). laddu uses counter_uniform(seed,
+/// index), whose replicas for nearby seeds share one multiset of multiplicities.
 [[nodiscard]] unsigned bootstrap_multiplicity(std::uint64_t seed, std::uint64_t index) noexcept;
 
 }  // namespace laddu::data
