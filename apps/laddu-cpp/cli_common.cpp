@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -75,6 +76,16 @@ std::size_t parse_threads(std::string_view option, std::string_view text) {
 
 std::uint64_t parse_seed(std::string_view option, std::string_view text) {
     return parse_integer(option, text, 0, std::numeric_limits<std::uint64_t>::max());
+}
+
+double parse_number(std::string_view option, std::string_view text) {
+    double value = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value)) {
+        throw UsageError(fmt::format("{} needs a finite number, got '{}'", option, text));
+    }
+    return value;
 }
 
 std::vector<std::size_t> parse_indices(std::string_view option, std::string_view text) {
@@ -192,6 +203,11 @@ ModelPoint apply_params(const expr::Model& model, const std::map<std::string, do
         }
     }
     return {out, free};
+}
+
+ModelPoint apply_params(const expr::Model& model, const std::string& params) {
+    return apply_params(model,
+                        params.empty() ? std::map<std::string, double>{} : parse_params(params));
 }
 
 int run_command(const std::string& command, const std::function<int()>& body) {

@@ -73,6 +73,9 @@ private:
 /// A seed: any 64-bit unsigned integer.
 [[nodiscard]] std::uint64_t parse_seed(std::string_view option, std::string_view text);
 
+/// A finite decimal number ("25", "1.5e3"); UsageError naming the option otherwise.
+[[nodiscard]] double parse_number(std::string_view option, std::string_view text);
+
 /// A comma-separated list of non-negative integers ("0,5,7").
 [[nodiscard]] std::vector<std::size_t> parse_indices(std::string_view option,
                                                      std::string_view text);
@@ -96,6 +99,9 @@ struct ModelPoint {
 
 [[nodiscard]] ModelPoint apply_params(const expr::Model& model,
                                       const std::map<std::string, double>& values);
+
+/// apply_params with the values of a --params option (parse_params), none when it is empty.
+[[nodiscard]] ModelPoint apply_params(const expr::Model& model, const std::string& params);
 
 /// Runs `body` and maps what it throws to one stderr line "laddu-cpp COMMAND: message" and an
 /// exit code: kExitInternal for InternalError (and exceptions that are not std::exceptions),

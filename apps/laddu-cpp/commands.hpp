@@ -22,6 +22,9 @@ int generate(std::span<const std::string_view> args);
 /// `laddu-cpp fit MODEL --data FILE... --accepted FILE... [--json OUT] ...`.
 int fit(std::span<const std::string_view> args);
 
+/// `laddu-cpp cross-section MODEL --data F... --accepted F... --generated F... --luminosity L`.
+int cross_section(std::span<const std::string_view> args);
+
 /// `laddu-cpp inspect MODEL [--data FILE --events 0,5] [--show SECTIONS] ...`.
 int inspect(std::span<const std::string_view> args);
 

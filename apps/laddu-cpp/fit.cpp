@@ -136,9 +136,7 @@ int fit(std::span<const std::string_view> args) {
         const Options o = parse(args);
         const auto t0 = std::chrono::steady_clock::now();
         const ModelFile file = load_model(o.model);
-        const ModelPoint point =
-            apply_params(file.model, o.params.empty() ? std::map<std::string, double>{}
-                                                      : parse_params(o.params));
+        const ModelPoint point = apply_params(file.model, o.params);
         if (point.free_values.empty()) {
             throw ModelError(fmt::format("{} has no free parameters to fit", file.source));
         }

@@ -165,9 +165,7 @@ int generate(std::span<const std::string_view> args) {
         }
         generation::ModelWeights intensity;
         if (!o.phase_space) {
-            const ModelPoint point =
-                apply_params(file.model, o.params.empty() ? std::map<std::string, double>{}
-                                                          : parse_params(o.params));
+            const ModelPoint point = apply_params(file.model, o.params);
             const auto compiled =
                 std::make_shared<const compile::CompiledModel>(compile::compile_model(point.model));
             intensity = [compiled, point, execution = o.execution](const data::Dataset& events) {

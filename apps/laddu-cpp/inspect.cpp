@@ -167,9 +167,7 @@ int inspect(std::span<const std::string_view> args) {
         }
         const Options o = parse(args);
         const ModelFile file = load_model(o.model);
-        const ModelPoint point =
-            apply_params(file.model, o.params.empty() ? std::map<std::string, double>{}
-                                                      : parse_params(o.params));
+        const ModelPoint point = apply_params(file.model, o.params);
         const expr::Model& model = point.model;
         const compile::CompiledModel compiled = compile::compile_model(model);
         // The values first, so a data error (a missing file or column, an event out of range)

@@ -17,6 +17,8 @@ constexpr std::string_view kUsage =
     "  demo [--events N] [--mc N]    generate, fit and project the K-matrix model (make demo)\n"
     "  generate --model M --output F events of a model (file or built-in) as Parquet\n"
     "  fit MODEL --data F --accepted F  fit table and fit fractions of a model file\n"
+    "  cross-section MODEL --data F --accepted F --generated F --luminosity L\n"
+    "                                cross sections in total and per wave, with bootstrap errors\n"
     "  inspect MODEL [--data F]      a model's graph, cache plan, IR and per-event values\n"
     "Model files (TOML) are described in docs/cli.md; examples in examples/models/.\n"
     "`laddu-cpp <command> --help` describes each command.\n"
@@ -36,6 +38,7 @@ constexpr Command kCommands[] = {
     {"", "demo", laddu::cli::demo},
     {"", "generate", laddu::cli::generate},
     {"", "fit", laddu::cli::fit},
+    {"", "cross-section", laddu::cli::cross_section},
     {"", "inspect", laddu::cli::inspect},
 };
 

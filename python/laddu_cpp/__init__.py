@@ -198,5 +198,5 @@ _PYTHON = {
     "DifferentialCrossSection": _cross_section.DifferentialCrossSection,  # laddu's name for the base class
 }
 globals().update({name: _PYTHON.get(name) or getattr(_core, name) for name in __all__})
-_core.Histogram.plot = _plotting.plot_method  # hist.plot(path, ...): laddu-cpp extension
-_core.HistogramNd.plot = _plotting.plot_method
+_core.Histogram.plot = _plotting.plot_histogram  # hist.plot(path, ...): laddu-cpp extension
+_core.HistogramNd.plot = _plotting.plot_histogram

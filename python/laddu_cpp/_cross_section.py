@@ -9,9 +9,10 @@ the observed cross section is N_obs · I_gen / (L · I_acc) (any NLL term), the 
 I_gen / L (an ExtendedNLL, whose I_acc is the expected accepted yield). A tagged selection S keeps
 the full model's I_acc in the observed estimator: N_obs · I_S,gen / (L · I_full,acc).
 
-The per-event intensities come from the compiled model (``Model.evaluate``, prepared once per model
-and dataset); the integrals are exactly rounded sums of w · I; the full model's accepted integral
-is the term's own normalisation integral, so the numbers are those the fit used.
+The integrals and per-event intensities are the compiled ``likelihood::CrossSectionIntegrals``
+(``_core._TermCrossSection``; the full model's accepted integral is the term's own normalisation
+integral, so the numbers are those the fit used); this module adds the parameter mapping, the
+ensembles, the binning and the combination.
 """
 
 from __future__ import annotations
@@ -22,14 +23,6 @@ import numpy as np
 
 from . import _core
 from ._estimates import BinnedEstimate, Ensemble, Estimate, next_source_id
-
-
-def _positive(what, value):
-    if not value > 0.0 or not math.isfinite(value):
-        raise _core.EvaluationError(
-            f"the {what} integral is {value}, not positive: the model vanishes on those events "
-            "at these parameters; check the parameters, the tags and the Monte Carlo sample")
-    return value
 
 
 def _luminosity(value):
@@ -79,14 +72,16 @@ def _find_term(likelihood, term_name):
     return term
 
 
-def _project(model, tags):
-    """The model narrowed to `tags`; a tag the model does not carry is a ModelError (laddu
-    ignores it, so a misspelt tag there silently drops its amplitudes)."""
-    known = set(model.amplitude_tags)
-    unknown = [t for t in tags if t not in known]
-    if unknown:
-        raise _core.ModelError(f"the model has no amplitude tagged {unknown[0]!r}; its tags: {sorted(known)}")
-    return model.projection(list(tags))
+def _is_replica(term, original):
+    """A bootstrap replica of `original`: the same model and accepted MC (its data resampled)."""
+    return getattr(term, "model", None) is getattr(original, "model", 0) and \
+        getattr(term, "accepted_mc", None) is getattr(original, "accepted_mc", 0)
+
+
+def _generated_dataset(generated_mc):
+    if not isinstance(generated_mc, _core.Dataset):
+        raise TypeError(f"generated_mc must be an ld.Dataset, not {type(generated_mc).__name__}")
+    return generated_mc
 
 
 def _tag_key(tags):
@@ -109,117 +104,76 @@ def _tag_key(tags):
 
 class CrossSectionIntegrals:
     """Accepted and generated Monte Carlo intensity integrals of one term (the amplitudes of
-    ``tags`` when given). Returned by ``Likelihood.cross_section_integrals``."""
+    ``tags`` when given), evaluated at a likelihood's parameters (a sequence in
+    ``parameter_names`` order or a dict by name). Returned by ``Likelihood.cross_section_integrals``;
+    the integrals are the compiled ``likelihood::CrossSectionIntegrals``."""
 
     def __init__(self, *args, **kwargs):
         raise TypeError("CrossSectionIntegrals comes from Likelihood.cross_section_integrals")
 
     @classmethod
-    def _make(cls, likelihood, term, generated_mc, tags, model):
-        if not isinstance(generated_mc, _core.Dataset):
-            raise TypeError(f"generated_mc must be an ld.Dataset, not {type(generated_mc).__name__}")
+    def _make(cls, likelihood, term, core):
         self = object.__new__(cls)
         self._likelihood = likelihood
         self._term = term
-        self._tags = tags
-        self._model = model
-        self._generated = generated_mc
-        self._accepted_weights = np.asarray(term.accepted_mc.weights(), dtype=float)
-        self._generated_weights = np.asarray(generated_mc.weights(), dtype=float)
-        self._absolute = isinstance(term, _core.ExtendedNLL)
+        self._core = core
         return self
 
     @property
     def name(self):
         """The term's name."""
-        return self._term.name
+        return self._core.name
 
     @property
     def data_weight_sum(self):
         """Σ w over the term's observed data."""
-        return self._term.data_sum_weights
+        return self._core.data_weight_sum
 
     @property
     def tags(self):
-        """The selected tags (None: the full model)."""
-        return None if self._tags is None else list(self._tags)
+        """The selected tags, sorted (None: the full model)."""
+        return list(self._core.tags) or None
 
-    def _values(self, parameters):
-        values = free_values(self._likelihood, parameters)
-        return dict(zip(self._likelihood.parameter_names, values))
-
-    def _term_values(self, by_name):
+    def _p(self, parameters):
+        """The term's parameter values from the likelihood's (a sequence or a dict)."""
+        by_name = dict(zip(self._likelihood.parameter_names, free_values(self._likelihood, parameters)))
         return [by_name[n] for n in self._term.parameter_names]
-
-    def _intensities(self, by_name, dataset, what):
-        model = self._model
-        free = {n: by_name[n] for n in model.free_parameter_names}
-        values = np.asarray(model.evaluate(dataset, parameters=free, execution=self._term.execution, real=True))
-        bad = np.flatnonzero(~np.isfinite(values))
-        if len(bad):
-            raise _core.EvaluationError(f"the model is {values[bad[0]]} at {what} event {bad[0]}: "
-                                        "check the parameters and the events")
-        return values
 
     def accepted_intensities(self, parameters):
         """The selected model's intensity per accepted MC event."""
-        return self._intensities(self._values(parameters), self._term.accepted_mc, "accepted MC")
+        return self._core.accepted_intensities(self._p(parameters))
 
     def generated_intensities(self, parameters):
         """The selected model's intensity per generated MC event."""
-        return self._intensities(self._values(parameters), self._generated, "generated MC")
-
-    def _accepted(self, by_name):
-        if self._tags is None:
-            return self._term.normalization_integral(self._term_values(by_name))
-        return _positive("accepted MC", math.fsum(
-            self._accepted_weights * self._intensities(by_name, self._term.accepted_mc, "accepted MC")))
-
-    def _generated_integral(self, by_name):
-        # As laddu, an integral that is not positive is an error, not a zero cross section.
-        return _positive("generated MC", math.fsum(
-            self._generated_weights * self._intensities(by_name, self._generated, "generated MC")))
+        return self._core.generated_intensities(self._p(parameters))
 
     def accepted_integral(self, parameters):
         """Σ_acc w I over the accepted MC (selected amplitudes)."""
-        return self._accepted(self._values(parameters))
+        return self._core.accepted_integral(self._p(parameters))
 
     def generated_integral(self, parameters):
         """Σ_gen w I over the generated MC (selected amplitudes)."""
-        return self._generated_integral(self._values(parameters))
+        return self._core.generated_integral(self._p(parameters))
 
     def full_accepted_integral(self, parameters):
         """Σ_acc w I of the full model: the term's normalisation integral."""
-        return self._term.normalization_integral(self._term_values(self._values(parameters)))
+        return self._core.full_accepted_integral(self._p(parameters))
 
     def acceptance(self, parameters):
         """accepted_integral / generated_integral."""
-        by_name = self._values(parameters)
-        generated = _positive("generated MC", self._generated_integral(by_name))
-        accepted = _positive("accepted MC", self._accepted(by_name))
-        return accepted / generated
+        return self._core.acceptance(self._p(parameters))
 
     def acceptance_corrected_yield(self, parameters, *, accepted_yield):
         """accepted_yield · generated_integral / accepted_integral."""
-        by_name = self._values(parameters)
-        accepted = _positive("accepted MC", self._accepted(by_name))
-        return float(accepted_yield) * self._generated_integral(by_name) / accepted
+        return self._core.acceptance_corrected_yield(self._p(parameters), float(accepted_yield))
 
     def observed_cross_section(self, parameters, *, luminosity):
         """N_obs · I_gen / I_full,acc / L."""
-        luminosity = _luminosity(luminosity)
-        by_name = self._values(parameters)
-        full = _positive("accepted MC", self._term.normalization_integral(self._term_values(by_name)))
-        return self.data_weight_sum * self._generated_integral(by_name) / full / luminosity
+        return self._core.observed_cross_section(self._p(parameters), float(luminosity))
 
     def fitted_cross_section(self, parameters, *, luminosity):
         """I_gen / L; only an ExtendedNLL term has an absolute rate."""
-        if not self._absolute:
-            raise _core.ModelError(
-                f"term '{self.name}' is a shape-only NLL, so it has no fitted cross section: build "
-                "the term with ld.ExtendedNLL, or use the observed cross section")
-        luminosity = _luminosity(luminosity)
-        return self._generated_integral(self._values(parameters)) / luminosity
+        return self._core.fitted_cross_section(self._p(parameters), float(luminosity))
 
     def cross_section(self, parameters, *, luminosity):
         """Alias of observed_cross_section."""
@@ -265,32 +219,6 @@ class Axis:
 
     def __repr__(self):
         return f"Axis(bins={self.bins}, range=({self._edges[0]}, {self._edges[-1]}))"
-
-
-def _bin_volumes(axes):
-    volumes = [1.0]
-    for axis in axes:
-        e = axis._edges
-        volumes = [v * (e[k + 1] - e[k]) for v in volumes for k in range(len(e) - 1)]
-    return volumes
-
-
-def _flat_bins(coordinates, axes):
-    """Row-major bin index per event (-1 outside): [lo, hi) bins, as laddu's bin lookup."""
-    flat = np.zeros(len(coordinates[0]) if coordinates else 0, dtype=np.int64)
-    inside = np.ones(len(flat), dtype=bool)
-    for values, axis in zip(coordinates, axes):
-        edges = np.asarray(axis._edges)
-        index = np.searchsorted(edges, values, side="right") - 1
-        inside &= np.isfinite(values) & (values >= edges[0]) & (values < edges[-1])
-        flat = flat * axis.bins + np.clip(index, 0, axis.bins - 1)
-    return np.where(inside, flat, -1)
-
-
-def _histogram(flat, weights, size):
-    keep = flat >= 0
-    # bincount adds event by event in order, the sum laddu's loop forms.
-    return np.bincount(flat[keep], weights=np.asarray(weights, dtype=float)[keep], minlength=size)
 
 
 class DifferentialCrossSection:
@@ -345,45 +273,46 @@ class DifferentialCrossSection:
 
 
 class _Sample:
-    """One likelihood's events on the axes: coordinates, bins and weights of its data, accepted
-    MC and generated MC (computed once per differential call)."""
+    """One likelihood's events binned on the axes (its data and accepted MC, and the generated
+    MC), with the integrals of the full model and of each component (computed once per
+    differential call and likelihood)."""
 
     def __init__(self, section, likelihood, axes, components):
         term = section._term_of(likelihood)
-        execution = term.execution
-        size = int(np.prod([a.bins for a in axes]))
+        edges = [a._edges for a in axes]
 
         def bins_of(dataset):
-            coordinates = [np.asarray(dataset.evaluate(a._expr, execution=execution, real=True), dtype=float)
-                           for a in axes]
-            return _flat_bins(coordinates, axes), np.asarray(dataset.weights(), dtype=float)
+            coordinates = [np.asarray(dataset.evaluate(a._expr, execution=term.execution, real=True),
+                                      dtype=float) for a in axes]
+            return _core._flat_bin_indices(coordinates, edges)
 
-        self.size = size
         self.full = section._integrals_for(likelihood, None)
         self.components = {name: section._integrals_for(likelihood, _tag_key(tags))
                            for name, tags in components.items()}
-        self.data_bins, self.data_weights = bins_of(term.data)
-        self.accepted_bins, _ = bins_of(term.accepted_mc)
-        self.generated_bins, _ = bins_of(section._generated)
+        self.bins = _core._DifferentialBins(bins_of(term.data), bins_of(term.accepted_mc),
+                                            bins_of(section._generated), _core._bin_volumes(edges))
 
-    def values(self, parameters):
-        full = self.full
-        by_name = full._values(parameters)
-        acc_i = full._intensities(by_name, full._term.accepted_mc, "accepted MC")
-        gen_i = full._intensities(by_name, full._generated, "generated MC")
-        accepted = _histogram(self.accepted_bins, full._accepted_weights * acc_i, self.size)
-        generated = _histogram(self.generated_bins, full._generated_weights * gen_i, self.size)
-        data = _histogram(self.data_bins, self.data_weights, self.size)
-        total_data = full.data_weight_sum
-        full_accepted = full._accepted(by_name)
-        components = {}
+    def differential(self, parameters, luminosity):
+        """(data, model, {component: values}) of one measurement, divided by the volumes."""
+        data, model, parts = _core._differential_cross_section(
+            self.full._core, [c._core for c in self.components.values()], self.bins,
+            self.full._p(parameters), luminosity)
+        return data, model, dict(zip(self.components, parts))
+
+    def measurement(self, parameters, luminosity):
+        """Per bin (yields, exposures) of the data, the model and each component: what
+        CrossSection.combine pools."""
+        p = self.full._p(parameters)
+        core = self.full._core
+        data, accepted, generated = core.binned(p, self.bins)
+        total, full_accepted = core.data_weight_sum, core.full_accepted_integral(p)
+        exposures = _exposures(luminosity, accepted, generated)
+        result = {"data": (data, exposures), "model": (total * accepted / full_accepted, exposures)}
         for name, selected in self.components.items():
-            components[name] = (
-                _histogram(self.accepted_bins, selected._accepted_weights
-                           * selected._intensities(by_name, selected._term.accepted_mc, "accepted MC"), self.size),
-                _histogram(self.generated_bins, selected._generated_weights
-                           * selected._intensities(by_name, selected._generated, "generated MC"), self.size))
-        return data, accepted, generated, total_data, full_accepted, components
+            _, part_accepted, part_generated = selected._core.binned(p, self.bins)
+            result[name] = (total * part_accepted / full_accepted,
+                            _exposures(luminosity, part_accepted, part_generated))
+        return result
 
 
 def _exposures(luminosity, accepted, generated):
@@ -427,24 +356,13 @@ class CrossSection:
         self._ensemble = ensemble
         self._members = None
         self._cache = {}
-        self._models = {}
         self._counts = [0, 0]  # hits, misses
-        if not isinstance(generated_mc, _core.Dataset):
-            raise TypeError(f"generated_mc must be an ld.Dataset, not {type(generated_mc).__name__}")
-        self._generated = generated_mc
+        self._generated = _generated_dataset(generated_mc)
         self._integrals_for(likelihood, None)
         return self
 
     def _term_of(self, likelihood):
         return _find_term(likelihood, self._term_name)
-
-    def _projected(self, model, tags):
-        if tags is None:
-            return model
-        key = (id(model), tags)
-        if key not in self._models:
-            self._models[key] = (model, _project(model, tags))
-        return self._models[key][1]
 
     def _integrals_for(self, likelihood, tags):
         key = (id(likelihood), tags)
@@ -453,20 +371,24 @@ class CrossSection:
             return self._cache[key][1]
         self._counts[1] += 1
         term = self._term_of(likelihood)
-        integrals = CrossSectionIntegrals._make(likelihood, term, self._generated, tags,
-                                                self._projected(term.model, tags))
+        central = self._cache.get((id(self._likelihood), tags))
+        if central is not None and likelihood is not self._likelihood and _is_replica(term, central[1]._term):
+            # a bootstrap replica: share the generated MC preparation of the original term
+            core = central[1]._core.for_replica(term)
+        else:
+            core = _core._TermCrossSection(term, self._generated, list(tags or ()))
+        integrals = CrossSectionIntegrals._make(likelihood, term, core)
         self._cache[key] = (likelihood, integrals)  # the likelihood kept alive so its id stays its own
         return integrals
 
     def diagnostics(self):
         """Integral-cache statistics: cache_hits, cache_misses, cached_integrals and
-        prepared_bytes (the weight arrays the cached integrals hold)."""
+        prepared_bytes (what the cached integrals' preparations hold)."""
         return {
             "cache_hits": self._counts[0],
             "cache_misses": self._counts[1],
             "cached_integrals": len(self._cache),
-            "prepared_bytes": sum(i._accepted_weights.nbytes + i._generated_weights.nbytes
-                                  for _, i in self._cache.values()),
+            "prepared_bytes": sum(i._core.held_bytes for _, i in self._cache.values()),
         }
 
     # ---- totals ----
@@ -511,14 +433,7 @@ class CrossSection:
     def corrected_yield(self, *, tags=None):
         """The acceptance-corrected yield: N_obs · I_gen / I_acc (tags: N_obs · I_S,gen /
         I_full,acc)."""
-        def corrected(integrals, parameters, key):
-            if key is None:
-                accepted_yield = integrals.data_weight_sum
-            else:
-                accepted_yield = (integrals.data_weight_sum * integrals.accepted_integral(parameters)
-                                  / integrals.full_accepted_integral(parameters))
-            return integrals.acceptance_corrected_yield(parameters, accepted_yield=accepted_yield)
-        return self._estimate(tags, corrected)
+        return self._estimate(tags, lambda i, p, _: i._core.corrected_yield(i._p(p)))
 
     # ---- differential ----
 
@@ -529,19 +444,9 @@ class CrossSection:
         components = _components(components)
         if self._members is not None:
             return self._combined_differential(axes, components)
-        volumes = np.array(_bin_volumes(axes))
         central_sample = _Sample(self, self._likelihood, axes, components)
         lum = self._luminosity
-
-        def evaluate(sample, parameters):
-            data, accepted, generated, total, full_accepted, parts = sample.values(parameters)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                data_xs = np.where(accepted > 0.0, data * generated / accepted / lum / volumes, math.nan)
-            model = total * generated / full_accepted / lum / volumes
-            comps = {name: total * gen / full_accepted / lum / volumes for name, (_, gen) in parts.items()}
-            return data_xs, model, comps
-
-        data, model, comps = evaluate(central_sample, self._parameters)
+        data, model, comps = central_sample.differential(self._parameters, lum)
         data_draws, model_draws = [], []
         comp_draws = {name: [] for name in components}
         if self._ensemble is not None:
@@ -549,7 +454,7 @@ class CrossSection:
             for index, draw in enumerate(self._ensemble._draws.tolist()):
                 sample = (_Sample(self, replicas[index], axes, components) if index < len(replicas)
                           else central_sample)
-                d, m, c = evaluate(sample, draw)
+                d, m, c = sample.differential(draw, lum)
                 data_draws.append(d)
                 model_draws.append(m)
                 for name in components:
@@ -659,16 +564,11 @@ class CrossSection:
         return Estimate._make(central, np.array(draws, dtype=float), next_source_id())
 
     def _combined_differential(self, axes, components):
-        volumes = np.array(_bin_volumes(axes))
+        volumes = np.array(_core._bin_volumes([a._edges for a in axes]))
         samples = [_Sample(m, m._likelihood, axes, components) for m, _ in self._members]
 
         def measurement(sample, member, parameters, factor):
-            data, accepted, generated, total, full_accepted, parts = sample.values(parameters)
-            exposures = _exposures(member._luminosity * factor, accepted, generated)
-            result = {"data": (data, exposures), "model": (total * accepted / full_accepted, exposures)}
-            for name, (acc, gen) in parts.items():
-                result[name] = (total * acc / full_accepted, _exposures(member._luminosity * factor, acc, gen))
-            return result
+            return sample.measurement(parameters, member._luminosity * factor)
 
         def pooled(rows):
             out = {key: _pool([r[key] for r in rows], volumes) for key in ("data", "model")}
@@ -739,9 +639,9 @@ def cross_section_integrals(self, term_name, *, generated_mc, tags=None):
     """laddu's Likelihood.cross_section_integrals: the term's accepted and generated integrals
     (of the amplitudes of ``tags`` when given)."""
     term = _find_term(self, term_name)
+    _generated_dataset(generated_mc)
     key = _tag_key(tags)
-    model = term.model if key is None else _project(term.model, key)
-    return CrossSectionIntegrals._make(self, term, generated_mc, key, model)
+    return CrossSectionIntegrals._make(self, term, _core._TermCrossSection(term, generated_mc, list(key or ())))
 
 
 _core.Likelihood.cross_section = cross_section

@@ -145,24 +145,3 @@ def plot_histogram(
         if own_figure and path is not None:
             plt.close(figure)
     return ax
-
-
-def plot_method(
-    self: Any,
-    path: str | os.PathLike[str] | None = None,
-    *,
-    ax: Any = None,
-    label: str | None = None,
-    errors: bool = True,
-    density: bool = False,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
-    title: str | None = None,
-    dpi: int = 100,
-) -> Any:
-    """Draw this histogram with matplotlib and optionally write it to `path` (laddu-cpp
-    extension): ``ld.plot_histogram(self, path, ...)``, which documents the arguments."""
-    return plot_histogram(
-        self, path, ax=ax, label=label, errors=errors, density=density, xlabel=xlabel, ylabel=ylabel,
-        title=title, dpi=dpi,
-    )

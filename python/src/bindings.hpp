@@ -78,6 +78,9 @@ void bind_sampling(pybind11::module_& module);
 /// bind_likelihood and bind_fit first).
 void bind_projection(pybind11::module_& module);
 
+/// ld._TermCrossSection, the compiled cross-section integrals (needs bind_likelihood first).
+void bind_cross_section(pybind11::module_& module);
+
 /// ld.mpi (rank, size, is_root, barrier) and Execution.mpi (needs bind_runtime first).
 void bind_distributed(pybind11::module_& module);
 

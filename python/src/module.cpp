@@ -25,4 +25,5 @@ PYBIND11_MODULE(_core, module) {
     laddu::python::bind_fit(module);
     laddu::python::bind_sampling(module);
     laddu::python::bind_projection(module);
+    laddu::python::bind_cross_section(module);
 }

@@ -72,16 +72,20 @@ BootstrapResult bootstrap_fits(const expr::Model& model, const data::Dataset& da
     for (std::size_t k = 0; k < options.samples; ++k) {
         const std::uint64_t seed = options.seed + k;
         const data::Dataset replica = data.bootstrap(seed);
-        likelihood::Likelihood total;
+        std::shared_ptr<likelihood::UnbinnedNll> term;
         if (options.extended) {
-            total.add(std::make_shared<likelihood::ExtendedNLL>(model, replica, accepted,
-                                                                options.execution));
+            term = std::make_shared<likelihood::ExtendedNLL>(model, replica, accepted,
+                                                             options.execution);
         } else {
-            total.add(
-                std::make_shared<likelihood::NLL>(model, replica, accepted, options.execution));
+            term = std::make_shared<likelihood::NLL>(model, replica, accepted, options.execution);
         }
+        likelihood::Likelihood total;
+        total.add(term);
         result.seeds.push_back(seed);
         result.fits.push_back(fit(total, start, fit_options));
+        if (options.keep_terms) {
+            result.terms.push_back(std::move(term));
+        }
     }
     return result;
 }

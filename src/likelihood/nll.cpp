@@ -27,16 +27,14 @@ struct UnbinnedNll::State {
     State(expr::Model m, data::EventData mc)
         : model(std::move(m)), accepted_events(std::move(mc)) {}
 
-    /// The model projected onto some tags (all of it when none), prepared on the accepted MC,
-    /// and the position in the term's parameters of each of its free parameters.
-    struct Projection {
-        std::unique_ptr<const runtime::PreparedModel> prepared;
-        std::vector<std::size_t> to_term;
-    };
+    /// The projection onto `tags` prepared on the accepted MC, from the cache or prepared now
+    /// (see projections).
+    [[nodiscard]] TermIntensity projection(const std::vector<std::string>& tags) const;
 
-    /// The projection onto `tags`, from the cache or prepared now (see projections).
-    [[nodiscard]] std::shared_ptr<const Projection>
-    projection(const std::vector<std::string>& tags) const;
+    /// The projection onto the (sorted, unique) `key` prepared on `events`.
+    [[nodiscard]] TermIntensity prepare_projection(const std::vector<std::string>& key,
+                                                   const data::EventData& events,
+                                                   std::string_view purpose) const;
 
     Kind kind = Kind::kNll;
     std::string name;
@@ -62,8 +60,7 @@ struct UnbinnedNll::State {
     // only the most recently used few are kept.
     static constexpr std::size_t kCachedProjections = 4;
     mutable std::mutex projections_mutex;
-    mutable std::list<std::pair<std::vector<std::string>, std::shared_ptr<const Projection>>>
-        projections;
+    mutable std::list<std::pair<std::vector<std::string>, TermIntensity>> projections;
 };
 
 namespace {
@@ -249,6 +246,10 @@ double UnbinnedNll::data_sum_weights() const {
     return state().data_weights;
 }
 
+std::vector<double> UnbinnedNll::data_weights() const {
+    return state().data->weights();
+}
+
 namespace {
 
 PreparedEventsInfo prepared_events_info(const runtime::PreparedModel& prepared) {
@@ -404,11 +405,19 @@ runtime::Evaluation UnbinnedNll::stochastic_value_and_gradient(std::span<const d
     return result;
 }
 
-std::shared_ptr<const UnbinnedNll::State::Projection>
-UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
+namespace {
+
+std::vector<std::string> sorted_tags(const std::vector<std::string>& tags) {
     std::vector<std::string> key = tags;
     std::sort(key.begin(), key.end());
     key.erase(std::unique(key.begin(), key.end()), key.end());
+    return key;
+}
+
+}  // namespace
+
+TermIntensity UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
+    std::vector<std::string> key = sorted_tags(tags);
     {
         const std::lock_guard lock(projections_mutex);
         for (auto it = projections.begin(); it != projections.end(); ++it) {
@@ -418,6 +427,19 @@ UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
             }
         }
     }
+    TermIntensity result =
+        prepare_projection(key, accepted_events, "a projection over the accepted Monte Carlo");
+    const std::lock_guard lock(projections_mutex);
+    projections.emplace_front(std::move(key), result);
+    if (projections.size() > kCachedProjections) {
+        projections.pop_back();
+    }
+    return result;
+}
+
+TermIntensity UnbinnedNll::State::prepare_projection(const std::vector<std::string>& key,
+                                                     const data::EventData& events,
+                                                     std::string_view purpose) const {
     const std::vector<std::string> known = expr::collect_tags(model.expression());
     for (const std::string& tag : key) {
         if (std::find(known.begin(), known.end(), tag) == known.end()) {
@@ -428,7 +450,8 @@ UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
     }
     const expr::Model projected = key.empty() ? model : model.project(key);
     const compile::CompiledModel compiled = compile::compile_model(projected);
-    auto result = std::make_shared<Projection>();
+    TermIntensity result;
+    result.term_parameters_ = parameters.size();
     for (const std::string& free_name : compiled.parameters.free_names()) {
         std::size_t index = 0;
         while (index < parameters.size() && parameters[index].name != free_name) {
@@ -436,30 +459,79 @@ UnbinnedNll::State::projection(const std::vector<std::string>& tags) const {
         }
         LADDU_ASSERT(index < parameters.size())
             << "projected parameter " << free_name << " not in the model";
-        result->to_term.push_back(index);
+        result.to_term_.push_back(index);
     }
-    result->prepared =
-        std::make_unique<const runtime::PreparedModel>(runtime::PreparedModel::prepare(
-            compiled, accepted_events, execution, "a projection over the accepted Monte Carlo"));
-    const std::lock_guard lock(projections_mutex);
-    projections.emplace_front(std::move(key), result);
-    if (projections.size() > kCachedProjections) {
-        projections.pop_back();
+    result.prepared_ = std::make_shared<const runtime::PreparedModel>(
+        runtime::PreparedModel::prepare(compiled, events, execution, std::string(purpose)));
+    return result;
+}
+
+TermIntensity UnbinnedNll::intensity(const std::vector<std::string>& tags,
+                                     const data::EventData* events) const {
+    if (events == nullptr) {
+        return state().projection(tags);
+    }
+    return state().prepare_projection(sorted_tags(tags), *events,
+                                      "the model over other events (cross sections)");
+}
+
+bool UnbinnedNll::has_absolute_rate() const {
+    return state().kind == Kind::kExtended;
+}
+
+std::vector<double> TermIntensity::local(std::span<const double> params) const {
+    if (params.size() != term_parameters_) {
+        throw ModelError(fmt::format("expected {} parameter values (the term's), got {}",
+                                     term_parameters_, params.size()));
+    }
+    return gather(params, to_term_);
+}
+
+std::vector<double> TermIntensity::values(std::span<const double> params) const {
+    const std::vector<std::complex<double>> values = prepared_->evaluate(local(params));
+    std::vector<double> result(values.size());
+    for (std::size_t j = 0; j < values.size(); ++j) {
+        result[j] = values[j].real();
     }
     return result;
+}
+
+double TermIntensity::integral(std::span<const double> params) const {
+    return prepared_->reduce(local(params), runtime::ReductionTransform::kReal);
+}
+
+runtime::Evaluation TermIntensity::integral_with_gradient(std::span<const double> params) const {
+    const runtime::Evaluation part =
+        prepared_->reduce_with_gradient(local(params), runtime::ReductionTransform::kReal);
+    runtime::Evaluation result{part.value, std::vector<double>(term_parameters_, 0.0)};
+    for (std::size_t k = 0; k < to_term_.size(); ++k) {
+        result.gradient[to_term_[k]] = part.gradient[k];
+    }
+    return result;
+}
+
+std::vector<double> TermIntensity::weights() const {
+    return prepared_->weights();
+}
+
+std::size_t TermIntensity::events() const {
+    return prepared_->local_events();
+}
+
+std::size_t TermIntensity::held_bytes() const {
+    return prepared_->memory_report().held_bytes;
 }
 
 std::vector<double> UnbinnedNll::projection_weights(std::span<const double> params,
                                                     const std::vector<std::string>& tags) const {
     const double integral = normalization_integral(params);
     const double scale = state().kind == Kind::kNll ? state().data_weights / integral : 1.0;
-    const std::shared_ptr<const State::Projection> projected = state().projection(tags);
-    const std::vector<std::complex<double>> values =
-        projected->prepared->evaluate(gather(params, projected->to_term));
-    const std::vector<double> weights = projected->prepared->weights();
+    const TermIntensity projected = state().projection(tags);
+    const std::vector<double> values = projected.values(params);
+    const std::vector<double> weights = projected.weights();
     std::vector<double> result(values.size());
     for (std::size_t j = 0; j < values.size(); ++j) {
-        result[j] = scale * weights[j] * values[j].real();
+        result[j] = scale * weights[j] * values[j];
     }
     return result;
 }
@@ -470,16 +542,10 @@ runtime::Evaluation UnbinnedNll::fit_fraction(std::span<const double> params,
         throw ModelError("fit_fraction needs at least one amplitude tag");
     }
     const runtime::Evaluation total = normalization_integral_with_gradient(params);
-    const std::shared_ptr<const State::Projection> projected = state().projection(tags);
-    const runtime::Evaluation part = projected->prepared->reduce_with_gradient(
-        gather(params, projected->to_term), runtime::ReductionTransform::kReal);
-    std::vector<double> part_gradient(params.size(), 0.0);
-    for (std::size_t k = 0; k < projected->to_term.size(); ++k) {
-        part_gradient[projected->to_term[k]] = part.gradient[k];
-    }
+    const runtime::Evaluation part = state().projection(tags).integral_with_gradient(params);
     runtime::Evaluation result{part.value / total.value, std::vector<double>(params.size())};
     for (std::size_t k = 0; k < params.size(); ++k) {
-        result.gradient[k] = (part_gradient[k] * total.value - part.value * total.gradient[k]) /
+        result.gradient[k] = (part.gradient[k] * total.value - part.value * total.gradient[k]) /
                              (total.value * total.value);
     }
     return result;

@@ -8,12 +8,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include <laddu/data/dataset.hpp>
 #include <laddu/expr/model.hpp>
 #include <laddu/fit/fit.hpp>
+#include <laddu/likelihood/nll.hpp>
 #include <laddu/runtime/execution.hpp>
 
 namespace laddu::fit {
@@ -24,12 +26,17 @@ struct BootstrapOptions {
     std::uint64_t seed = 0;             ///< replica k uses data.bootstrap(seed + k)
     bool extended = false;              ///< fit ExtendedNLL instead of NLL
     runtime::Execution execution = {};  ///< how each replica NLL runs
+    /// keep each replica's term (BootstrapResult::terms), so that results can be evaluated on
+    /// the replica's own data (cross sections); each holds its prepared events
+    bool keep_terms = false;
 };
 
 /// The replica fits, each beside its seed.
 struct BootstrapResult {
     std::vector<std::uint64_t> seeds;
     std::vector<FitResult> fits;
+    /// with BootstrapOptions::keep_terms: replica k's term, on data.bootstrap(seeds[k])
+    std::vector<std::shared_ptr<const likelihood::UnbinnedNll>> terms;
 
     /// Per parameter: the mean over the converged replicas (NaN when none converged).
     [[nodiscard]] std::vector<double> mean() const;

@@ -97,6 +97,40 @@ enum class Preparation : std::uint8_t {
     kDeferred,
 };
 
+/// A term's model, or its projection onto some amplitude tags, prepared on a set of events (the
+/// term's accepted MC, or others such as generated MC) and evaluated at the term's parameters
+/// (UnbinnedNll::parameters() order). From UnbinnedNll::intensity(); cheap to copy (shared).
+class TermIntensity {
+public:
+    /// I(x; θ) per event (the real part of the model), in event order (this process's events
+    /// under a collective).
+    [[nodiscard]] std::vector<double> values(std::span<const double> params) const;
+
+    /// Σ w I over the events by the runtime's deterministic compensated reduction (a collective
+    /// call under Execution::collective).
+    [[nodiscard]] double integral(std::span<const double> params) const;
+
+    /// integral() and its gradient with respect to the term's parameters.
+    [[nodiscard]] runtime::Evaluation integral_with_gradient(std::span<const double> params) const;
+
+    /// The events' weights, in event order.
+    [[nodiscard]] std::vector<double> weights() const;
+
+    /// The number of events (this process's).
+    [[nodiscard]] std::size_t events() const;
+
+    /// The bytes the preparation holds while it lives (runtime::MemoryReport::held_bytes).
+    [[nodiscard]] std::size_t held_bytes() const;
+
+private:
+    friend class UnbinnedNll;
+    [[nodiscard]] std::vector<double> local(std::span<const double> params) const;
+
+    std::shared_ptr<const runtime::PreparedModel> prepared_;
+    std::vector<std::size_t> to_term_;  ///< the term's index of each of the model's parameters
+    std::size_t term_parameters_ = 0;
+};
+
 /// The shared machinery of NLL and ExtendedNLL: the model prepared on data and accepted MC.
 class UnbinnedNll : public Term {
 public:
@@ -134,6 +168,9 @@ public:
     /// Σ_i w_i over the data.
     [[nodiscard]] double data_sum_weights() const;
 
+    /// The data weights, in event order (this process's events; a streamed data set is read).
+    [[nodiscard]] std::vector<double> data_weights() const;
+
     /// Per-event weights over the accepted MC for drawing the fitted model: w_j I_j(θ), scaled
     /// for NLL by N_w / Σ_acc w I so they sum to the data yield (an ExtendedNLL's I is the
     /// yield already). With `tags`, I is the model projected onto those amplitudes
@@ -146,6 +183,18 @@ public:
     [[nodiscard]] std::vector<double>
     projection_weights(std::span<const double> params,
                        const std::vector<std::string>& tags = {}) const;
+
+    /// The model projected onto the amplitudes tagged `tags` (expr::Model::project; the whole
+    /// model when `tags` is empty), prepared on `events` under this term's execution, or on the
+    /// accepted MC when `events` is null (the last few of those are cached). ModelError for a
+    /// tag the model does not use (listing them). What projections, fit fractions and cross
+    /// sections evaluate.
+    [[nodiscard]] TermIntensity intensity(const std::vector<std::string>& tags,
+                                          const data::EventData* events = nullptr) const;
+
+    /// True for an ExtendedNLL: Σ_acc w I is the expected accepted yield, so the intensity has
+    /// an absolute rate (a fitted cross section); false for a shape-only NLL.
+    [[nodiscard]] bool has_absolute_rate() const;
 
     /// The fit fraction Σ_acc w I_tags / Σ_acc w I of the amplitudes tagged `tags` and its
     /// gradient with respect to this term's parameters (for error propagation). ModelError
