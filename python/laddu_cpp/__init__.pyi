@@ -884,8 +884,9 @@ class Likelihood:
         terminators: Sequence[object] | None = None,
     ) -> FitResult: ...
     def fit_restarts(
-        self, restarts: int, initial: _Params = None, *, seed: int = 0, method: str = "lbfgsb"
-    ) -> tuple[list[FitResult], int]: ...
+        self, restarts: int, initial: _Params = None, *, config: object | None = None, seed: int = 0,
+        terminators: Sequence[object] | None = None, method: str = "lbfgsb",
+    ) -> list[FitResult]: ...
     def fit_stochastic(
         self,
         initial: _Params = None,

@@ -78,11 +78,11 @@ Expr power(const Expr& base, const py::object& exponent) {
     return expr::pow(base, to_expr(exponent));
 }
 
-// laddu's `initial` is a float or a (lo, hi) range to sample from; the default start value of a
-// range is its midpoint (seed-spec.md section 2.2).
-std::optional<double> initial_value(const py::object& initial) {
+// laddu's `initial` is a float (the start value) or a (low, high) range that sample_parameters
+// and fit_restarts draw starts from (its midpoint is the default start).
+void set_initial(expr::ParameterOptions& options, const py::object& initial) {
     if (initial.is_none()) {
-        return std::nullopt;
+        return;
     }
     if (py::isinstance<py::tuple>(initial) || py::isinstance<py::list>(initial)) {
         const auto range =
@@ -90,9 +90,10 @@ std::optional<double> initial_value(const py::object& initial) {
         if (range.size() != 2) {
             throw py::value_error("initial must be a float or a (low, high) pair");
         }
-        return 0.5 * (range[0] + range[1]);
+        options.initial_range = expr::Bounds{range[0], range[1]};
+        return;
     }
-    return cast_arg<double>(initial, "initial", "a float or a (low, high) pair");
+    options.initial = cast_arg<double>(initial, "initial", "a float or a (low, high) pair");
 }
 
 // laddu's bounds=(low, high), where None on either side means unbounded there.
@@ -113,7 +114,7 @@ Expr make_parameter(const std::string& name, const py::object& initial, const py
                     std::optional<double> fixed, bool periodic, const std::string& unit,
                     const std::optional<std::string>& latex) {
     expr::ParameterOptions options;
-    options.initial = initial_value(initial);
+    set_initial(options, initial);
     options.bounds = bounds_value(bounds);
     options.fixed = fixed;
     options.periodic = periodic;

@@ -2,6 +2,7 @@
 // FitResult (values, uncertainties, covariance, converged, ...), and fit_restarts. The GIL is
 // released while the minimiser runs (a progress callback re-acquires it for each call).
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <pybind11/stl.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/expr/parameter.hpp>
 #include <laddu/fit/adam.hpp>
 #include <laddu/fit/fit.hpp>
 #include <laddu/fit/minimizer.hpp>
@@ -256,22 +258,34 @@ void bind_fit(py::module_& module) {
     likelihood_class.def(
         "fit_restarts",
         [](const likelihood::Likelihood& self, std::size_t restarts, const py::object& initial,
-           std::uint64_t seed, const std::string& method) {
-            const std::vector<double> start = start_values(self, initial);
-            fit::RestartOptions options;
-            options.starts = restarts;
-            options.seed = seed;
-            const fit::FitOptions fit_options = make_options(method, 5000, std::nullopt);
-            fit::RestartResult result;
-            {
-                const py::gil_scoped_release release;
-                result = fit::fit_restarts(self, start, options, fit_options);
+           const py::object& config, std::uint64_t seed, const py::object& terminators,
+           const std::string& method) {
+            if (restarts == 0) {
+                throw py::value_error("restarts must be positive");
             }
-            return py::make_tuple(result.fits, result.best);
+            std::vector<fit::FitResult> fits;
+            for (std::size_t k = 0; k < restarts; ++k) {
+                // laddu's starts: the given initial first, then its sample_initial(seed + k·φ).
+                const std::vector<double> start =
+                    k == 0 && !initial.is_none()
+                        ? start_values(self, initial)
+                        : expr::sample_initial(self.parameters(),
+                                               seed + static_cast<std::uint64_t>(k) *
+                                                          0x9E3779B97F4A7C15ULL);
+                const fit::FitOptions options =
+                    make_options(method, 5000, std::nullopt, config, terminators);
+                const py::gil_scoped_release release;
+                fits.push_back(fit::fit(self, start, options));
+            }
+            return fits;
         },
-        py::arg("restarts"), py::arg("initial") = py::none(), py::kw_only(), py::arg("seed") = 0,
+        py::arg("restarts"), py::arg("initial") = py::none(), py::kw_only(),
+        py::arg("config") = py::none(), py::arg("seed") = 0, py::arg("terminators") = py::none(),
         py::arg("method") = "lbfgsb",
-        "Fits from `restarts` seeded starts; returns (fits, index of the best).");
+        "laddu's fit_restarts: `restarts` fits in turn, the first from `initial` when given, the "
+        "others (and the first without `initial`) from sample_parameters(seed + k * "
+        "0x9E3779B97F4A7C15), each parameter with an initial (low, high) range drawn from it. "
+        "Returns the FitResults in order (pick the lowest fx).");
 }
 
 }  // namespace laddu::python

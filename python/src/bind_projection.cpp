@@ -20,6 +20,7 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/dataset.hpp>
 #include <laddu/expr/model.hpp>
+#include <laddu/expr/parameter.hpp>
 #include <laddu/fit/bootstrap.hpp>
 #include <laddu/fit/fit.hpp>
 #include <laddu/fit/fit_fraction.hpp>
@@ -97,23 +98,6 @@ std::vector<std::string> tag_list(const py::object& tags) {
         return {cast_arg<std::string>(tags, "tags", "a str, a sequence of str or None")};
     }
     return cast_arg<std::vector<std::string>>(tags, "tags", "a str, a sequence of str or None");
-}
-
-// Uniform within finite bounds (laddu's counter-based u(seed, i)), else the default value.
-std::vector<double> sample_parameters(const std::vector<expr::Parameter>& parameters,
-                                      std::uint64_t seed) {
-    std::vector<double> out;
-    for (std::size_t i = 0; i < parameters.size(); ++i) {
-        const expr::Parameter& p = parameters[i];
-        if (!p.is_fixed() && p.bounds && std::isfinite(p.bounds->lower) &&
-            std::isfinite(p.bounds->upper)) {
-            const double u = data::counter_uniform(seed, i);
-            out.push_back(p.bounds->lower + u * (p.bounds->upper - p.bounds->lower));
-        } else {
-            out.push_back(p.default_value());
-        }
-    }
-    return out;
 }
 
 }  // namespace
@@ -214,10 +198,12 @@ void bind_projection(py::module_& module) {
         .def(
             "sample_parameters",
             [](const likelihood::Likelihood& self, std::uint64_t seed) {
-                return sample_parameters(self.parameters(), seed);
+                return expr::sample_initial(self.parameters(), seed);
             },
             py::kw_only(), py::arg("seed") = 0,
-            "A start point: uniform within finite bounds (u(seed, i)), else the default.");
+            "laddu's start point for seed: each parameter with an initial (low, high) range drawn "
+            "uniformly from it (fastrand's stream of seed, as laddu), the others at their "
+            "defaults.");
 
     auto model_class = py::reinterpret_borrow<py::class_<expr::Model>>(module.attr("Model"));
     model_class.def(
@@ -227,10 +213,11 @@ void bind_projection(py::module_& module) {
             for (const std::size_t i : self.parameters().free_indices()) {
                 free.push_back(self.parameters().parameters()[i]);
             }
-            return sample_parameters(free, seed);
+            return expr::sample_initial(free, seed);
         },
         py::kw_only(), py::arg("seed") = 0,
-        "Free-parameter values: uniform within finite bounds (u(seed, i)), else the default.");
+        "Free-parameter values: each initial (low, high) range drawn uniformly from it (laddu's "
+        "fastrand stream of seed), the others at their defaults.");
 
     auto result_class =
         py::reinterpret_borrow<py::class_<fit::FitResult>>(module.attr("FitResult"));

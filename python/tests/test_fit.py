@@ -70,7 +70,30 @@ def test_unknown_start_names_and_methods_are_errors(samples):
 def test_restarts_are_deterministic(samples):
     data, mc, _ = samples
     likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc)])
-    fits_a, best_a = likelihood.fit_restarts(3, seed=5)
-    fits_b, best_b = likelihood.fit_restarts(3, seed=5)
-    assert best_a == best_b
+    fits_a = likelihood.fit_restarts(3, seed=5)
+    fits_b = likelihood.fit_restarts(3, seed=5)
+    assert len(fits_a) == 3
     assert [f.values for f in fits_a] == [f.values for f in fits_b]
+
+
+def test_restarts_start_from_the_initial_ranges_as_laddu_draws_them(samples):
+    """initial=(low, high) is a range starts are drawn from (fastrand's stream, as laddu), not
+    its midpoint: fit_restarts fits from sample_parameters(seed + k·0x9E3779B97F4A7C15), the
+    first from `initial` when it is given."""
+    data, mc, _ = samples
+    s = ld.scalar("s")
+    mass = ld.parameter("mass", initial=(0.9, 1.1), bounds=(0.8, 1.2))
+    width = ld.parameter("width", initial=0.1, bounds=(0.02, 0.3))
+    ranged = ld.Model((1.0 / (mass**2 - s - 1j * mass * width)).norm_sqr() * mass * width + 0.2)
+    likelihood = ld.Likelihood([ld.NLL(ranged, data=data, accepted_mc=mc)])
+    assert likelihood.default_parameters == [1.0, 0.1]
+    starts = [likelihood.sample_parameters(seed=(7 + k * 0x9E3779B97F4A7C15) % 2**64) for k in range(3)]
+    assert len({start[0] for start in starts}) == 3
+    assert all(0.9 <= start[0] < 1.1 and start[1] == 0.1 for start in starts)
+    fits = likelihood.fit_restarts(3, seed=7, terminators=[ld.ganesh.MaxSteps(3)])
+    assert [f.x for f in fits] == [likelihood.fit(start, terminators=[ld.ganesh.MaxSteps(3)]).x for start in starts]
+    first = likelihood.fit_restarts(2, [1.05, 0.12], seed=7, terminators=[ld.ganesh.MaxSteps(3)])
+    assert first[0].x == likelihood.fit([1.05, 0.12], terminators=[ld.ganesh.MaxSteps(3)]).x
+    assert first[1].x == fits[1].x
+    with pytest.raises(ValueError, match="restarts must be positive"):
+        likelihood.fit_restarts(0)

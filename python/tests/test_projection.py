@@ -169,14 +169,32 @@ def test_likelihood_bootstrap_fit_resamples_every_nll_term():
         likelihood.bootstrap_fit(0)
 
 
-def test_sample_parameters_draws_within_bounds_with_laddus_generator():
+def wyrand_stream(seed):
+    """fastrand 2.5's wyrand (laddu's parameter sampling), in big integers: f64() values."""
+    state = seed
+    while True:
+        state = (state + 0x2D358DCCAA6C78A5) % 2**64
+        t = state * (state ^ 0x8BB84B93962EACC9)
+        u = float((((t % 2**64) ^ (t >> 64)) >> 1)) * 2.0**-63
+        if u < 1.0:
+            yield u
+
+
+def test_sample_parameters_draws_the_initial_ranges_with_laddus_generator():
     mass = ld.parameter("mass", initial=1.0, bounds=(0.5, 1.5))
-    free = ld.parameter("free", initial=0.3)
-    half_open = ld.parameter("scale", initial=2.0, bounds=(0.0, None))
+    free = ld.parameter("free", initial=(0.25, 0.75))
+    half_open = ld.parameter("scale", initial=(1.0, 3.0), bounds=(0.0, None))
     model = ld.Model((mass + free * ld.scalar("x") + half_open).norm_sqr())
     nll = ld.NLL(model, data=events(10, 1), accepted_mc=events(10, 2))
     likelihood = ld.Likelihood([nll])
     sample = likelihood.sample_parameters(seed=9)
-    assert sample == [0.5 + counter_uniform(9, 0), 0.3, 2.0]
+    draws = wyrand_stream(9)
+    # a value stays; each range takes the next draw u · (high − low) + low
+    assert sample == [1.0, next(draws) * 0.5 + 0.25, next(draws) * 2.0 + 1.0]
     assert model.sample_parameters(seed=9) == sample
     assert likelihood.sample_parameters(seed=10) != sample
+    assert likelihood.default_parameters == [1.0, 0.5, 2.0]
+    with pytest.raises(ld.ModelError, match="initial range"):
+        ld.parameter("bad", initial=(2.0, 3.0), bounds=(0.0, 2.5))
+    with pytest.raises(ld.ModelError, match="low <= high"):
+        ld.parameter("bad", initial=(3.0, 2.0))

@@ -1,5 +1,5 @@
-// SplitMix64 (random.hpp): the reference stream, uniformity of uniform() and below(), and the
-// moments of normal().
+// SplitMix64 and WyRand (random.hpp): the reference streams, uniformity of uniform() and below(),
+// and the moments of normal().
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -48,6 +48,19 @@ TEST(SplitMix64, DrawsAreUniformAndNormal) {
     EXPECT_LT(chi2, 25.0);  // 6 degrees of freedom: p ≈ 3e-4
     EXPECT_NEAR(normal / n, 0.0, 5.0 / std::sqrt(double{n}));
     EXPECT_NEAR(normal2 / n, 1.0, 5.0 * std::sqrt(2.0 / n));
+}
+
+// fastrand 2.5's wyrand stream of seed 7, from a Python big-integer transcription of its
+// gen_u64 (s += C0; t = s · (s ^ C1) in 128 bits; lo(t) ^ hi(t)).
+TEST(WyRand, GivesFastrandsStream) {
+    WyRand random(7);
+    EXPECT_EQ(random.next(), 0xc5fc598e707e7291ULL);
+    EXPECT_EQ(random.next(), 0x38f4d74b451e8c20ULL);
+    EXPECT_EQ(random.next(), 0xb7e1e15867216173ULL);
+    WyRand ranged(7);
+    EXPECT_EQ(ranged.uniform(1.0, 3.0), 2.546763605642798);
+    WyRand unit(7);
+    EXPECT_EQ(unit.uniform(), 0.773381802821399);
 }
 
 }  // namespace

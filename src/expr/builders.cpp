@@ -106,7 +106,8 @@ Expr parameter(const Parameter& definition) {
     // Re-validate: a hand-built Parameter may skip Parameter::make.
     Parameter checked = Parameter::make(
         definition.name, ParameterOptions{definition.initial, definition.bounds, definition.fixed,
-                                          definition.periodic, definition.unit, definition.latex});
+                                          definition.periodic, definition.unit, definition.latex,
+                                          definition.initial_range});
     Node node = make_node(NodeKind::kParameter, {}, ValueKind::real());
     node.parameter = std::make_shared<const Parameter>(std::move(checked));
     return detail::intern(std::move(node));

@@ -81,8 +81,16 @@ Json parameter_json(const Parameter& p) {
     } else {
         out["state"] = "Free";
     }
-    out["initial"] = p.initial ? Json{{"Value", finite_number(*p.initial, "an initial value")}}
-                               : Json("Default");
+    if (p.initial) {
+        out["initial"] = Json{{"Value", finite_number(*p.initial, "an initial value")}};
+    } else if (p.initial_range) {
+        out["initial"] =
+            Json{{"Uniform",
+                  {{"min", finite_number(p.initial_range->lower, "an initial range")},
+                   {"max", finite_number(p.initial_range->upper, "an initial range")}}}};
+    } else {
+        out["initial"] = "Default";
+    }
     Json bounds{{"min", nullptr}, {"max", nullptr}};
     if (p.bounds && std::isfinite(p.bounds->lower)) {
         bounds["min"] = p.bounds->lower;
@@ -229,11 +237,16 @@ private:
                                          index_, state.dump()));
         }
         const Json& initial = field(p, "initial", "the parameter");
-        if (initial.is_object()) {
+        if (initial.is_object() && initial.contains("Uniform")) {
+            const Json& range = initial.at("Uniform");
+            options.initial_range = Bounds{field(range, "min", "the initial range").get<double>(),
+                                           field(range, "max", "the initial range").get<double>()};
+        } else if (initial.is_object()) {
             if (!initial.contains("Value")) {
                 throw ModelError(fmt::format(
-                    "expression JSON, node {}: the initial value {} is not supported (laddu-cpp "
-                    "starts a parameter at a value or its default); give {{\"Value\": x}}",
+                    "expression JSON, node {}: the initial value {} is not supported; give "
+                    "{{\"Value\": x}}, {{\"Uniform\": {{\"min\": a, \"max\": b}}}} or "
+                    "\"Default\"",
                     index_, initial.dump()));
             }
             options.initial = initial.at("Value").get<double>();

@@ -129,12 +129,13 @@ Model Model::fix(std::string_view name, double value) const {
     return redefine(name, Parameter::make(definition.name,
                                           ParameterOptions{definition.initial, definition.bounds,
                                                            definition.fixed, definition.periodic,
-                                                           definition.unit, definition.latex}));
+                                                           definition.unit, definition.latex,
+                                                           definition.initial_range}));
 }
 
 Model Model::free(std::string_view name) const {
     Parameter definition = layout_.parameters()[layout_.index_of(name)];
-    if (definition.fixed && !definition.initial) {
+    if (definition.fixed && !definition.initial && !definition.initial_range) {
         definition.initial = definition.fixed;  // start a freed parameter where it was fixed
     }
     definition.fixed.reset();

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/base/random.hpp>
 #include <laddu/expr/parameter.hpp>
 
 namespace laddu::expr {
@@ -32,8 +33,23 @@ Parameter Parameter::make(std::string name, const ParameterOptions& options) {
     };
     check_inside("initial", options.initial);
     check_inside("fixed", options.fixed);
+    if (options.initial_range) {
+        if (options.initial) {
+            throw ModelError(fmt::format("parameter '{}': give an initial value or an initial "
+                                         "range, not both",
+                                         name));
+        }
+        const Bounds& r = *options.initial_range;
+        if (!(r.lower <= r.upper)) {
+            throw ModelError(
+                fmt::format("parameter '{}': the initial range ({}, {}) needs low <= high", name,
+                            r.lower, r.upper));
+        }
+        check_inside("initial range low", r.lower);
+        check_inside("initial range high", r.upper);
+    }
     return Parameter{std::move(name),  options.initial, options.bounds, options.fixed,
-                     options.periodic, options.unit,    options.latex};
+                     options.periodic, options.unit,    options.latex,  options.initial_range};
 }
 
 double Parameter::default_value() const {
@@ -42,6 +58,9 @@ double Parameter::default_value() const {
     }
     if (initial) {
         return *initial;
+    }
+    if (initial_range) {
+        return 0.5 * (initial_range->lower + initial_range->upper);
     }
     if (bounds && std::isfinite(bounds->lower) && std::isfinite(bounds->upper)) {
         return 0.5 * (bounds->lower + bounds->upper);
@@ -58,6 +77,10 @@ std::string Parameter::describe() const {
     if (initial) {
         parts.push_back(fmt::format("initial {}", *initial));
     }
+    if (initial_range) {
+        parts.push_back(
+            fmt::format("initial in [{}, {}]", initial_range->lower, initial_range->upper));
+    }
     if (bounds) {
         parts.push_back(fmt::format("bounds [{}, {}]", bounds->lower, bounds->upper));
     }
@@ -71,6 +94,18 @@ std::string Parameter::describe() const {
         parts.emplace_back("free");
     }
     return fmt::format("{} ({})", text, fmt::join(parts, ", "));
+}
+
+std::vector<double> sample_initial(std::span<const Parameter> parameters, std::uint64_t seed) {
+    WyRand random(seed);
+    std::vector<double> values;
+    values.reserve(parameters.size());
+    for (const Parameter& p : parameters) {
+        values.push_back(p.initial_range && !p.is_fixed()
+                             ? random.uniform(p.initial_range->lower, p.initial_range->upper)
+                             : p.default_value());
+    }
+    return values;
 }
 
 }  // namespace laddu::expr

@@ -195,3 +195,23 @@ def test_stochastic_fits_share_the_objective_and_approach_the_minimum(samples):
                                            terminators=[lib.ganesh.MaxSteps(1500)])
         end = [float(v) for v in (result.x if lib is laddu else result.values)]
         assert ours.value(end) - minimum.fx < 25, lib.__name__
+
+
+def test_initial_ranges_sample_and_serialise_as_laddu():
+    """initial=(low, high): the default start is the midpoint, sample_parameters draws laddu's
+    fastrand values bit for bit (values stay), the JSON is laddu's Uniform form, and the
+    fit_restarts starts (sample_parameters(seed + k·0x9E3779B97F4A7C15)) are laddu's."""
+    results = {}
+    for lib in (laddu, ld):
+        a = lib.parameter("a", initial=(0.5, 1.5), bounds=(0.0, 2.0))
+        b = lib.parameter("b", initial=0.3)
+        c = lib.parameter("c", initial=(-1.0, 1.0))
+        model = lib.Model((a * lib.scalar("x") + b + c).norm_sqr())
+        seeds = [0, 7, 2**64 - 1] + [(7 + k * 0x9E3779B97F4A7C15) % 2**64 for k in range(1, 4)]
+        results[lib] = ([model.sample_parameters(seed=s) for s in seeds], model.default_parameters,
+                        (a + c).to_json())
+    assert results[ld][0] == results[laddu][0]
+    assert results[ld][1] == results[laddu][1] == [1.0, 0.3, 0.0]
+    assert results[ld][2] == results[laddu][2]
+    assert ld.Model(ld.Expr.from_json(results[laddu][2])).sample_parameters(seed=3) == \
+        laddu.Model(laddu.Expr.from_json(results[laddu][2])).sample_parameters(seed=3)

@@ -71,4 +71,50 @@ private:
     std::uint64_t state_;
 };
 
+/// The wyrand generator of the Rust crate fastrand 2.5 (W. Yi's wyhash v4.2 constants), which
+/// laddu draws parameter start values from: the same stream for a seed as fastrand::Rng.
+class WyRand {
+public:
+    /// The stream of `seed` (fastrand::Rng::with_seed).
+    explicit WyRand(std::uint64_t seed) noexcept : state_(seed) {}
+
+    /// The next 64 random bits: s += 0x2d358dccaa6c78a5, t = s · (s ^ 0x8bb84b93962eacc9) in 128
+    /// bits, lo(t) ^ hi(t).
+    std::uint64_t next() noexcept {
+        state_ += 0x2d358dccaa6c78a5ULL;
+        const std::uint64_t a = state_;
+        const std::uint64_t b = state_ ^ 0x8bb84b93962eacc9ULL;
+        // The 128-bit product from 32-bit halves (no __int128 under -Wpedantic).
+        const std::uint64_t a_lo = a & 0xFFFFFFFFULL;
+        const std::uint64_t a_hi = a >> 32U;
+        const std::uint64_t b_lo = b & 0xFFFFFFFFULL;
+        const std::uint64_t b_hi = b >> 32U;
+        const std::uint64_t lo_lo = a_lo * b_lo;
+        const std::uint64_t hi_lo = a_hi * b_lo;
+        const std::uint64_t lo_hi = a_lo * b_hi;
+        const std::uint64_t hi_hi = a_hi * b_hi;
+        const std::uint64_t cross = (lo_lo >> 32U) + (hi_lo & 0xFFFFFFFFULL) + lo_hi;
+        const std::uint64_t high = hi_hi + (hi_lo >> 32U) + (cross >> 32U);
+        const std::uint64_t low = (cross << 32U) | (lo_lo & 0xFFFFFFFFULL);
+        return low ^ high;
+    }
+
+    /// Uniform on [0, 1): fastrand's f64(), (next() >> 1) · 2^-63 drawn again until below 1.
+    double uniform() noexcept {
+        while (true) {
+            const double x = static_cast<double>(next() >> 1U) * 0x1.0p-63;
+            if (x < 1.0) {
+                return x;
+            }
+        }
+    }
+
+    /// Uniform on [low, high): fastrand-contrib's f64_range(low..high), u · (high − low) + low
+    /// for a finite width.
+    double uniform(double low, double high) noexcept { return uniform() * (high - low) + low; }
+
+private:
+    std::uint64_t state_;
+};
+
 }  // namespace laddu

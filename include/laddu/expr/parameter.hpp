@@ -4,8 +4,11 @@
 // model, and they must agree on their definition (Model rejects conflicting ones).
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace laddu::expr {
 
@@ -26,6 +29,9 @@ struct ParameterOptions {
     bool periodic = false;                         ///< an angle wrapped into its bounds
     std::string unit = {};                         ///< free text ("GeV", "rad")
     std::string latex = {};  ///< LaTeX label for renderings ("\\Gamma"); empty: the name
+    /// a (low, high) range a start value is drawn from (sample_initial); the default value is
+    /// its midpoint. Exclusive with `initial`.
+    std::optional<Bounds> initial_range = std::nullopt;
 };
 
 /// The full definition of a parameter. Equal definitions compare equal.
@@ -37,16 +43,18 @@ struct Parameter {
     bool periodic = false;
     std::string unit;
     std::string latex;  ///< LaTeX label (to_latex prints it instead of the name); may be empty
+    std::optional<Bounds> initial_range;  ///< see ParameterOptions::initial_range
 
     /// Validates and builds a definition; throws ModelError for an empty name, lower >= upper,
-    /// or an initial/fixed value outside the bounds.
+    /// an initial/fixed value or initial range outside the bounds, a range with low > high, or
+    /// both an initial value and a range.
     [[nodiscard]] static Parameter make(std::string name, const ParameterOptions& options = {});
 
     /// True when the parameter is fixed.
     [[nodiscard]] bool is_fixed() const { return fixed.has_value(); }
 
-    /// The default value: the fixed value, the initial value, the midpoint of finite bounds,
-    /// or 0.
+    /// The default value: the fixed value, the initial value, the midpoint of the initial
+    /// range, the midpoint of finite bounds, or 0.
     [[nodiscard]] double default_value() const;
 
     /// A readable definition, e.g. "m (initial 1, bounds [0, 2], unit GeV)".
@@ -54,5 +62,11 @@ struct Parameter {
 
     friend bool operator==(const Parameter&, const Parameter&) = default;
 };
+
+/// laddu's start values drawn for `parameters` (free ones, in order) from `seed`: a parameter
+/// with an initial range takes the next draw of fastrand's stream of `seed` (WyRand), uniform
+/// on [low, high); the others their default value (laddu's ParamLayout::sample_initial).
+[[nodiscard]] std::vector<double> sample_initial(std::span<const Parameter> parameters,
+                                                 std::uint64_t seed);
 
 }  // namespace laddu::expr
