@@ -290,3 +290,299 @@ def test_binned_fits_chapter(chapter):
     assert len(fit.parameter_names) == 2 * len(terms)
     assert fit.parameter_names[0].startswith("bin_")
     assert fit.iterations <= 1000
+
+
+def test_cross_sections_chapter(chapter):
+    """docs/tutorials/cross-sections.md on the chapter's fit. Its second axis is laddu's
+    ld.scalar("cos_theta"), a column these events do not have: the decay's cos θ expression
+    stands in for it."""
+    generation_channel, data, accepted_mc, generated_mc, model = (
+        chapter[k] for k in ("generation_channel", "data", "accepted_mc", "generated_mc", "model"))
+    likelihood = ld.Likelihood([ld.NLL(model, data=data, accepted_mc=accepted_mc, name="signal")])
+    fit = likelihood.fit()
+    integrated_luminosity = 12.5
+
+    cross_section = likelihood.cross_section(
+        "signal",
+        generated_mc=generated_mc,
+        luminosity=integrated_luminosity,
+        parameters=fit.x,
+    )
+
+    observed = cross_section.observed_total()
+    acceptance = cross_section.acceptance()
+    corrected_yield = cross_section.corrected_yield()
+    # σ_obs = N_obs / (L ε); the corrected yield is N_obs / ε
+    assert observed.central == pytest.approx(data.sum_weights() / (integrated_luminosity * acceptance.central))
+    assert corrected_yield.central == pytest.approx(observed.central * integrated_luminosity)
+    assert 0.9 < acceptance.central < 1.0  # the cut loses the most forward ks1 only
+    assert observed.draws.size == 0  # central only without an ensemble
+    with pytest.raises(ld.ModelError, match="shape-only"):
+        cross_section.fitted_total()  # an NLL term has no absolute rate
+
+    reference_observed = cross_section.observed_total(tags=["reference"])
+    reference_acceptance = cross_section.acceptance(tags=["reference"])
+    assert 0 < reference_observed.central < observed.central
+    assert 0.9 < reference_acceptance.central < 1.0
+
+    mass_axis = ld.Axis(
+        generation_channel.mass("X"),
+        edges=np.linspace(1.0, 2.0, 51, dtype=np.float32),
+    )
+
+    distribution = cross_section.differential(
+        mass_axis,
+        components={
+            "reference": ["reference"],
+            "second": ["second"],
+        },
+    )
+    widths = np.diff(np.asarray(mass_axis.edges))
+    # the axis starts at 1 GeV, above the K_S K_S threshold (0.995 GeV): a sliver is outside it
+    integral = np.dot(distribution.model.central, widths)
+    assert integral < observed.central and integral == pytest.approx(observed.central, rel=1e-3)
+    assert set(distribution.components) == {"reference", "second"}
+
+    decay = generation_channel.vertex("decay")
+    z = generation_channel.vertex("production").vec3("X")
+    cos_theta = decay.costheta("ks1", z_axis=z, y_hint=ld.Vec3.y_axis())
+    result = cross_section.differential(
+        [
+            ld.Axis(
+                generation_channel.mass("X"),
+                edges=np.linspace(1.0, 2.0, 51),
+            ),
+            ld.Axis(
+                cos_theta,
+                edges=np.linspace(-1.0, 1.0, 41),
+            ),
+        ]
+    )
+
+    model_grid = np.asarray(result.model.central).reshape(result.shape)
+    assert model_grid.shape == (50, 40) and len(result.axes) == 2
+    # summed over cos θ (which the axis covers whole) it is the mass distribution (float64 edges)
+    mass_only = cross_section.differential(ld.Axis(generation_channel.mass("X"), edges=np.linspace(1.0, 2.0, 51)))
+    assert (model_grid.sum(axis=1) * 0.05) == pytest.approx(np.asarray(mass_only.model.central), rel=1e-9)
+
+    bootstrap = likelihood.bootstrap_fit(
+        6,  # laddu's tutorial runs 200 replicas
+        initial=fit.x,
+        seed=12345,
+        terminators=[ld.ganesh.MaxSteps(500)],
+    )
+
+    cross_section = likelihood.cross_section(
+        "signal",
+        generated_mc=generated_mc,
+        luminosity=integrated_luminosity,
+        parameters=fit.x,
+        ensemble=bootstrap,
+    )
+
+    low, high = cross_section.observed_total().interval(0.68)
+    covariance = cross_section.differential(mass_axis).model.covariance()
+    assert low < high and np.asarray(covariance).shape == (50, 50)
+
+    summary = likelihood.sample(
+        ld.ganesh.AIESInit(likelihood.walker_positions(fit.x, 6, scale=1e-3, seed=1)), seed=2,
+        terminators=[ld.ganesh.MaxSteps(40)])
+    posterior = ld.Ensemble.from_mcmc(summary, discard=20, thin=10)
+    assert len(posterior) == 6 * len(range(20, summary.chain.shape[1], 10))
+
+    period_a = cross_section
+    period_b = likelihood.cross_section("signal", generated_mc=generated_mc, luminosity=2 * integrated_luminosity,
+                                        parameters=fit.x)
+    combined = ld.CrossSection.combine([period_a, period_b])
+    combined_observed = combined.observed_total()
+    # the same yield twice over three times the exposure
+    assert combined_observed.central == pytest.approx(2 * observed.central / 3)
+    all_modes = ld.CrossSection.combine(
+        [period_a, period_b],
+        factors=[0.5, ld.Estimate(0.25, draws=[0.2, 0.3])],
+    )
+    assert all_modes.observed_total().central > combined_observed.central
+
+    integrals = likelihood.cross_section_integrals(
+        "signal",
+        generated_mc=generated_mc,
+        tags=["reference"],
+    )
+
+    i_acc = integrals.accepted_integral(fit.x)
+    i_gen = integrals.generated_integral(fit.x)
+    sigma_obs = integrals.observed_cross_section(
+        fit.x,
+        luminosity=integrated_luminosity,
+    )
+    assert i_acc / i_gen == pytest.approx(reference_acceptance.central)
+    assert sigma_obs == pytest.approx(reference_observed.central)
+
+
+def test_simultaneous_fits_chapter(chapter):
+    """docs/tutorials/simultaneous-fits.md: two periods with different acceptance sharing the
+    resonance shape (period b loses more forward kaons)."""
+    intensity, generated_mc, data_a, accepted_mc_a = (
+        chapter[k] for k in ("intensity", "generated_mc", "data", "accepted_mc"))
+    generated_mc_a = generated_mc
+    accepted_mc_b = generated_mc.select(ld.Vec4.event("ks1").vec3().costheta() < 0.9)
+    data_b = ld.accept_reject(accepted_mc_b, chapter["model"].evaluate(accepted_mc_b, real=True), seed=3)
+    shared_shape_a = shared_shape_b = intensity
+
+    scale_a = ld.parameter("period_a_scale", initial=1.0, bounds=(0.0, None))
+    scale_b = ld.parameter("period_b_scale", initial=1.0, bounds=(0.0, None))
+
+    model_a = ld.Model(scale_a * shared_shape_a)
+    model_b = ld.Model(scale_b * shared_shape_b)
+
+    term_a = ld.ExtendedNLL(
+        model_a,
+        data=data_a,
+        accepted_mc=accepted_mc_a,
+        name="period_a",
+    )
+    term_b = ld.ExtendedNLL(
+        model_b,
+        data=data_b,
+        accepted_mc=accepted_mc_b,
+        name="period_b",
+    )
+
+    joint = ld.Likelihood([term_a, term_b])
+
+    fit = joint.fit(
+        initial=joint.sample_parameters(seed=12),
+        terminators=[ld.ganesh.MaxSteps(1000)],
+    )
+
+    period_a_projection = joint.projection(
+        "period_a",
+        generated_mc=generated_mc_a,
+        tags=["reference", "second"],
+    )
+    assert fit.converged
+    fitted = dict(zip(fit.parameter_names, fit.x))
+    assert sorted(fit.parameter_names) == sorted(
+        ["mass_0", "width_0", "second_magnitude", "second_phase", "period_a_scale", "period_b_scale"])
+    assert abs(fitted["mass_0"] - 1.50) < 0.02
+    # each period's scale makes its expected accepted yield its observed one
+    for term, scale in ((term_a, "period_a_scale"), (term_b, "period_b_scale")):
+        values = [fitted[n] for n in term.parameter_names]
+        assert term.normalization_integral(values) == pytest.approx(term.data_sum_weights, rel=1e-3)
+    # the joint NLL is the sum of the terms'
+    values = {n: v for n, v in zip(fit.parameter_names, fit.x)}
+    assert joint.nll(fit.x) == pytest.approx(
+        sum(t.value([values[n] for n in t.parameter_names]) for t in (term_a, term_b)), rel=1e-12)
+    assert period_a_projection.weights(fit.x).sum() > term_a.data_sum_weights
+
+    global_scale = ld.parameter("global_scale", initial=1.0, bounds=(0.0, None))
+    exposure_ratio = 0.5
+    model_a = ld.Model(global_scale * shared_shape_a)
+    model_b = ld.Model(global_scale * exposure_ratio * shared_shape_b)
+    shared = ld.Likelihood([ld.ExtendedNLL(model_a, data=data_a, accepted_mc=accepted_mc_a, name="a"),
+                            ld.ExtendedNLL(model_b, data=data_b, accepted_mc=accepted_mc_b, name="b")])
+    assert shared.parameter_names.count("global_scale") == 1
+
+
+def test_coupled_channel_chapter():
+    """docs/tutorials/coupled-channel.md: X → K_S K_S and X → π⁺π⁻ sharing the pole."""
+    def two_body_channel(name, d1, d2, particle):
+        edges = [ld.Edge("gamma", p4="gamma"), ld.Edge("target"), ld.Edge("X"), ld.Edge("recoil", p4="recoil"),
+                 ld.Edge(d1, p4=d1, particle=particle), ld.Edge(d2, p4=d2, particle=particle)]
+        vertices = [ld.Vertex("production", incoming=["gamma", "target"], outgoing=["X", "recoil"]),
+                    ld.Vertex("decay", incoming=["X"], outgoing=[d1, d2])]
+        return ld.Channel(name, edges=edges, vertices=vertices)
+
+    channel_a = two_body_channel("X -> Ks Ks", "a1", "a2", ld.particles.K_SHORT)
+    channel_b = two_body_channel("X -> Ks Ks (b)", "b1", "b2", ld.particles.K_SHORT)
+
+    pole_mass = ld.parameter(
+        "pole_mass",
+        initial=1.50,
+        bounds=(1.30, 1.70),
+        unit="GeV",
+    )
+    pole_width = ld.parameter(
+        "pole_width",
+        initial=0.15,
+        bounds=(0.01, 0.50),
+        unit="GeV",
+    )
+
+    daughter_a1 = channel_a.particle("a1")
+    daughter_a2 = channel_a.particle("a2")
+    daughter_b1 = channel_b.particle("b1")
+    daughter_b2 = channel_b.particle("b2")
+
+    line_a = ld.relativistic_breit_wigner(
+        channel_a.s("X"),
+        mass=pole_mass,
+        width=pole_width,
+        mass1=daughter_a1.mass,
+        mass2=daughter_a2.mass,
+        l=0,
+    )
+    line_b = ld.relativistic_breit_wigner(
+        channel_b.s("X"),
+        mass=pole_mass,
+        width=pole_width,
+        mass1=daughter_b1.mass,
+        mass2=daughter_b2.mass,
+        l=0,
+    )
+
+    coupling_a = ld.complex(
+        ld.parameter("channel_a_re", fixed=1.0),
+        ld.parameter("channel_a_im", fixed=0.0),
+    )
+    coupling_b = ld.polar_complex(
+        ld.parameter("channel_b_magnitude", initial=0.5, bounds=(0.0, None)),
+        ld.parameter(
+            "channel_b_phase",
+            initial=0.0,
+            bounds=(-3.141592653589793, 3.141592653589793),
+            periodic=True,
+        ),
+    )
+
+    model_a = ld.Model((coupling_a * line_a).norm_sqr())
+    model_b = ld.Model((coupling_b * line_b).norm_sqr())
+
+    def events(names, seed):
+        raw = ld.generate_ksks(20000, seed=seed, kk_mass_max=2.0)
+        return ld.Dataset.from_arrays(p4s={"gamma": raw.p4("beam"), "recoil": raw.p4("proton"),
+                                           names[0]: raw.p4("kshort1"), names[1]: raw.p4("kshort2")})
+
+    accepted_mc_a, accepted_mc_b = events(("a1", "a2"), 1), events(("b1", "b2"), 2)
+    truth = {"pole_mass": 1.48, "pole_width": 0.10}
+    data_a = ld.accept_reject(accepted_mc_a, model_a.evaluate(accepted_mc_a, parameters=truth, real=True), seed=3)
+    data_b = ld.accept_reject(accepted_mc_b, model_b.evaluate(
+        accepted_mc_b, parameters={**truth, "channel_b_magnitude": 0.5, "channel_b_phase": 0.0}, real=True), seed=4)
+
+    joint = ld.Likelihood(
+        [
+            ld.NLL(model_a, data=data_a, accepted_mc=accepted_mc_a, name="channel_a"),
+            ld.NLL(model_b, data=data_b, accepted_mc=accepted_mc_b, name="channel_b"),
+        ]
+    )
+
+    fit = joint.fit(
+        initial={"pole_mass": 1.52, "pole_width": 0.12},
+        terminators=[ld.ganesh.MaxSteps(1000)],
+    )
+    assert fit.converged
+    fitted = dict(zip(fit.parameter_names, fit.x))
+    assert "channel_a_re" not in fitted  # fixed: the phase convention
+    assert abs(fitted["pole_mass"] - truth["pole_mass"]) < 0.01
+    assert abs(fitted["pole_width"] - truth["pole_width"]) < 0.01
+    # With one wave per channel, channel b's phase is not measured (the Hessian is singular, so
+    # the uncertainties are NaN); fixing it, the shared pole is constrained better by both
+    # channels than by channel a alone.
+    fixed_b = model_b.fix("channel_b_phase", 0.0)
+    both = ld.Likelihood([joint.terms[0], ld.NLL(fixed_b, data=data_b, accepted_mc=accepted_mc_b, name="channel_b")])
+    both_fit = both.fit({"pole_mass": 1.52, "pole_width": 0.12})
+    alone = ld.Likelihood([joint.terms[0]]).fit({"pole_mass": 1.52, "pole_width": 0.12})
+    errors = dict(zip(both_fit.parameter_names, both_fit.errors))
+    alone_errors = dict(zip(alone.parameter_names, alone.errors))
+    assert errors["pole_mass"] < alone_errors["pole_mass"]
+    assert abs(both_fit.x[both_fit.parameter_names.index("pole_mass")] - truth["pole_mass"]) < 4 * errors["pole_mass"]
