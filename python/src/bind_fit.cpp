@@ -139,6 +139,18 @@ void bind_fit(py::module_& module) {
     py::class_<fit::FitResult>(module, "FitResult", "The outcome of a fit.")
         .def_readonly("parameter_names", &fit::FitResult::names)
         .def_property_readonly("x", [](const fit::FitResult& r) { return r.values; })
+        .def_readonly("x0", &fit::FitResult::start, "The start point (ganesh's x0).")
+        .def_property_readonly(
+            "std", [](const fit::FitResult& r) { return r.uncertainties; },
+            "The uncertainties (ganesh's std; also errors, uncertainties).")
+        .def_property_readonly(
+            "evals",
+            [](const fit::FitResult& r) {
+                return py::module_::import("laddu_cpp.ganesh")
+                    .attr("EvalCounts")(r.value_evaluations, r.gradient_evaluations, 0);
+            },
+            "ganesh's EvalCounts: objective (f) and gradient (g) evaluations, Hessian (h) 0 (the "
+            "Hessian is built from gradients, counted in g).")
         .def_readonly("values", &fit::FitResult::values)
         .def_readonly("uncertainties", &fit::FitResult::uncertainties)
         .def_property_readonly("errors", [](const fit::FitResult& r) { return r.uncertainties; })

@@ -97,3 +97,17 @@ def test_restarts_start_from_the_initial_ranges_as_laddu_draws_them(samples):
     assert first[1].x == fits[1].x
     with pytest.raises(ValueError, match="restarts must be positive"):
         likelihood.fit_restarts(0)
+
+
+def test_fit_results_carry_ganeshs_summary_fields(samples):
+    """laddu's fit returns ganesh's MinimizationSummary: x, x0, fx, std, covariance, evals,
+    message, parameter_names; FitResult has each of them (message as text)."""
+    data, mc, _ = samples
+    likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc)])
+    result = likelihood.fit([0.98, 0.11])
+    assert result.x0 == [0.98, 0.11]
+    assert result.std == result.errors == result.uncertainties
+    assert result.evals.f == result.value_evaluations and result.evals.g == result.gradient_evaluations
+    assert result.evals.h == 0 and result.evals.f > 0
+    assert result.fx == likelihood.nll(result.x)
+    assert isinstance(result.message, str) and result.parameter_names == ["mass", "width"]
