@@ -899,9 +899,9 @@ class Likelihood:
     ) -> FitResult: ...
     def sample(
         self,
-        init: ganesh.AIESInit,
+        init: ganesh.AIESInit | ganesh.ESSInit,
         *,
-        config: ganesh.AIESConfig | None = None,
+        config: ganesh.AIESConfig | ganesh.ESSConfig | None = None,
         seed: int = 0,
         terminators: Sequence[object] = ...,
         observers: Sequence[Callable[[int, ganesh.StatusSnapshot], object]] = ...,
@@ -1601,6 +1601,9 @@ amplitudes: ModuleType
 class FitResult:
     parameter_names: list[str]
     x: list[float]
+    x0: list[float]
+    std: list[float]
+    evals: ganesh.EvalCounts
     values: list[float]
     uncertainties: list[float]
     errors: list[float]

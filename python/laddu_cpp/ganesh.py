@@ -6,7 +6,9 @@ terminator is a callable ``(iteration, value, x) -> bool`` that returns False to
 
 ``likelihood.sample(ld.ganesh.AIESInit(walkers), config=ld.ganesh.AIESConfig(...), seed=s,
 terminators=[ld.ganesh.MaxSteps(n)])`` runs the affine-invariant ensemble sampler and returns an
-``MCMCSummary`` (laddu_cpp's C++ sampler, ``include/laddu/fit/ensemble_sampler.hpp``). Sampling
+``MCMCSummary`` (laddu_cpp's C++ sampler, ``include/laddu/fit/ensemble_sampler.hpp``); with
+``ESSInit`` and ``ESSConfig`` it runs the ensemble slice sampler
+(``include/laddu/fit/ensemble_slice_sampler.hpp``). Sampling
 terminators are ``MaxSteps``, ``AutocorrelationTerminator`` or callables
 ``(step, StatusSnapshot) -> bool`` that return True to stop.
 """
@@ -27,6 +29,9 @@ __all__ = [
     "AIESInit",
     "AIESConfig",
     "AIESMove",
+    "ESSInit",
+    "ESSConfig",
+    "ESSMove",
     "ChainStorage",
     "AutocorrelationTerminator",
     "MCMCSummary",
@@ -75,20 +80,25 @@ def _positive_finite(value: float, what: str, above: float = 0.0) -> float:
     return value
 
 
+def _walker_array(walkers, sampler: str, minimum: int) -> _np.ndarray:
+    """The walkers as an (n_walkers, n_parameters) float array, checked as ganesh checks them."""
+    array = _np.asarray(walkers, dtype=float)
+    if array.ndim != 2:
+        raise ValueError(f"walkers must be an (n_walkers, n_parameters) array, got shape {array.shape}")
+    if array.shape[0] < minimum:
+        raise ValueError(f"{sampler} requires at least {minimum} walkers, got {array.shape[0]}")
+    if array.shape[1] < 1:
+        raise ValueError(f"{sampler} walker dimension must be at least 1")
+    if not _np.all(_np.isfinite(array)):
+        raise ValueError("walker positions must be finite")
+    return array
+
+
 class AIESInit:
     """The starting ensemble: an (n_walkers, n_parameters) array, at least two walkers."""
 
     def __init__(self, walkers: _Sequence[_Sequence[float]] | _np.ndarray) -> None:
-        array = _np.asarray(walkers, dtype=float)
-        if array.ndim != 2:
-            raise ValueError(f"walkers must be an (n_walkers, n_parameters) array, got shape {array.shape}")
-        if array.shape[0] < 2:
-            raise ValueError("AIES requires at least 2 walkers")
-        if array.shape[1] < 1:
-            raise ValueError("AIES walker dimension must be at least 1")
-        if not _np.all(_np.isfinite(array)):
-            raise ValueError("walker positions must be finite")
-        self.walkers = array
+        self.walkers = _walker_array(walkers, "AIES", 2)
 
     def __repr__(self) -> str:
         return f"AIESInit(walkers={self.walkers.shape[0]}, parameters={self.walkers.shape[1]})"
@@ -191,6 +201,112 @@ class AIESConfig:
 
     def __repr__(self) -> str:
         return f"AIESConfig(stretch_scale={self.stretch_scale}, moves={self.moves}, chain_storage={self.chain_storage})"
+
+
+def _whole(value: int, what: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__}")
+    if int(value) < minimum:
+        raise ValueError(f"{what} must be at least {minimum}, got {value!r}")
+    return int(value)
+
+
+class ESSInit:
+    """The starting ensemble of the ensemble slice sampler: an (n_walkers, n_parameters) array,
+    at least three walkers (the differential move needs two walkers besides the one it moves)."""
+
+    def __init__(self, walkers: _Sequence[_Sequence[float]] | _np.ndarray) -> None:
+        self.walkers = _walker_array(walkers, "ESS", 3)
+
+    def __repr__(self) -> str:
+        return f"ESSInit(walkers={self.walkers.shape[0]}, parameters={self.walkers.shape[1]})"
+
+
+class ESSMove:
+    """One weighted direction move of the ensemble slice sampler: ``differential(weight=)``,
+    ``gaussian(weight=)`` or ``global_(scale=, rescale_covariance=, components=, weight=)`` (also
+    reachable as ``getattr(ESSMove, "global")``, laddu's name): directions from a variational
+    Gaussian mixture fitted to the walkers, for multimodal posteriors."""
+
+    def __init__(self, kind: str, weight: float, scale: float = 1.0, rescale_covariance: float = 0.001,
+                 components: int = 5) -> None:
+        if kind not in ("differential", "gaussian", "global"):
+            raise ValueError(f"ESSMove kind must be differential, gaussian or global, got {kind!r}")
+        self.kind = kind
+        weight = float(weight)
+        if not _math.isfinite(weight) or weight < 0.0:
+            raise ValueError(f"a move weight must be finite and non-negative, got {weight!r}")
+        self.weight = weight
+        self.scale = _positive_finite(scale, "the global move's scale")
+        self.rescale_covariance = _positive_finite(rescale_covariance, "rescale_covariance")
+        self.components = _whole(components, "components", 2)
+
+    @staticmethod
+    def differential(*, weight: float = 1.0) -> "ESSMove":
+        return ESSMove("differential", weight)
+
+    @staticmethod
+    def gaussian(*, weight: float = 1.0) -> "ESSMove":
+        return ESSMove("gaussian", weight)
+
+    @staticmethod
+    def global_(*, scale: float = 1.0, rescale_covariance: float = 0.001, components: int = 5,
+                weight: float = 1.0) -> "ESSMove":
+        return ESSMove("global", weight, scale, rescale_covariance, components)
+
+    def __repr__(self) -> str:
+        if self.kind == "global":
+            return (f"ESSMove.global_(scale={self.scale}, rescale_covariance={self.rescale_covariance}, "
+                    f"components={self.components}, weight={self.weight})")
+        return f"ESSMove.{self.kind}(weight={self.weight})"
+
+
+setattr(ESSMove, "global", ESSMove.global_)  # laddu's name, a Python keyword
+
+
+class ESSConfig:
+    """Settings of the ensemble slice sampler (laddu's defaults): the initial slice
+    ``bracket_width``, the cap ``max_shrink_steps`` on bracket expansions and contractions per
+    walker and step, ``adaptive_steps`` (the direction scale μ adapts during the first
+    adaptive_steps + 1 steps, as ganesh), the initial μ ``direction_scale``, ``moves``
+    (ESSMove objects or (ESSMove, weight) pairs; without them every step is differential) and
+    ``chain_storage``. ``transform`` is not supported (see AIESConfig)."""
+
+    def __init__(self, *, bracket_width: float = 1.0, max_shrink_steps: int = 1000, adaptive_steps: int = 0,
+                 direction_scale: float = 1.0, moves: _Sequence[ESSMove] | None = None,
+                 chain_storage: ChainStorage | None = None, parameter_names: _Sequence[str] | None = None,
+                 transform: object | None = None) -> None:
+        if transform is not None:
+            raise ValueError("ESSConfig(transform=) is not supported by laddu-cpp: walkers move in the "
+                             "parameters themselves; leave transform=None")
+        self.bracket_width = _positive_finite(bracket_width, "ESS bracket_width")
+        self.max_shrink_steps = _whole(max_shrink_steps, "ESS max_shrink_steps", 1)
+        self.adaptive_steps = _whole(adaptive_steps, "ESS adaptive_steps", 0)
+        self.direction_scale = _positive_finite(direction_scale, "ESS direction_scale")
+        if moves is not None:
+            if isinstance(moves, (str, bytes)) or not isinstance(moves, _Sequence):
+                raise TypeError("moves must be a sequence of ld.ganesh.ESSMove objects")
+            resolved = []
+            for move in moves:
+                if isinstance(move, tuple) and len(move) == 2 and isinstance(move[0], ESSMove):
+                    move, weight = move
+                    move = ESSMove(move.kind, weight, move.scale, move.rescale_covariance, move.components)
+                if not isinstance(move, ESSMove):
+                    raise TypeError(f"moves must be ld.ganesh.ESSMove objects, got {type(move).__name__}")
+                resolved.append(move)
+            if not resolved or all(m.weight == 0.0 for m in resolved):
+                raise ValueError("ESS move weights must be finite, non-negative, and include a positive entry")
+            moves = resolved
+        self.moves = moves
+        if chain_storage is not None and not isinstance(chain_storage, ChainStorage):
+            raise TypeError("chain_storage must be an ld.ganesh.ChainStorage")
+        self.chain_storage = chain_storage
+        self.parameter_names = None if parameter_names is None else [str(n) for n in parameter_names]
+
+    def __repr__(self) -> str:
+        return (f"ESSConfig(bracket_width={self.bracket_width}, max_shrink_steps={self.max_shrink_steps}, "
+                f"adaptive_steps={self.adaptive_steps}, direction_scale={self.direction_scale}, "
+                f"moves={self.moves}, chain_storage={self.chain_storage})")
 
 
 class AutocorrelationTerminator:

@@ -1,8 +1,9 @@
 // MCMC from Python (laddu's Likelihood.sample and walker_positions): the ld.ganesh settings
-// objects (AIESInit, AIESConfig, AIESMove, ChainStorage, MaxSteps, AutocorrelationTerminator,
-// defined in laddu_cpp/ganesh.py) are read by attribute and run through fit::sample_aies; the
-// result is an MCMCSummary. The log density is −NLL, −∞ outside the parameters' bounds (as
-// laddu's). The GIL is released while sampling; callbacks re-acquire it.
+// objects (AIESInit, AIESConfig, AIESMove, ESSInit, ESSConfig, ESSMove, ChainStorage, MaxSteps,
+// AutocorrelationTerminator, defined in laddu_cpp/ganesh.py) are read by attribute and run
+// through fit::sample_aies or fit::sample_ess; the result is an MCMCSummary. The log density is
+// −NLL, −∞ outside the parameters' bounds (as laddu's). The GIL is released while sampling;
+// callbacks re-acquire it.
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -17,6 +18,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/fit/ensemble_sampler.hpp>
+#include <laddu/fit/ensemble_slice_sampler.hpp>
 #include <laddu/likelihood/likelihood.hpp>
 
 #include "bindings.hpp"
@@ -34,6 +36,25 @@ struct McmcSummary {
     fit::McmcChain chain;
     std::vector<std::string> names;  ///< the likelihood's parameter names
 };
+
+fit::ChainStorage read_storage(const py::object& storage) {
+    fit::ChainStorage s;
+    if (storage.is_none()) {
+        return s;
+    }
+    const auto kind = cast_arg<std::string>(storage.attr("kind"), "ChainStorage.kind", "a str");
+    if (kind == "rolling") {
+        s.kind = fit::ChainStorage::Kind::kRolling;
+        s.window = cast_arg<std::size_t>(storage.attr("window"), "ChainStorage.window", "an int");
+    } else if (kind == "sampled") {
+        s.kind = fit::ChainStorage::Kind::kSampled;
+        s.keep_every =
+            cast_arg<std::size_t>(storage.attr("keep_every"), "ChainStorage.keep_every", "an int");
+        s.max_samples = cast_arg<std::optional<std::size_t>>(
+            storage.attr("max_samples"), "ChainStorage.max_samples", "an int or None");
+    }
+    return s;
+}
 
 fit::AiesOptions read_config(const py::object& config, std::uint64_t seed) {
     fit::AiesOptions options;
@@ -54,22 +75,48 @@ fit::AiesOptions read_config(const py::object& config, std::uint64_t seed) {
                 m, cast_arg<double>(move.attr("weight"), "AIESMove.weight", "a float"));
         }
     }
-    const py::object storage = config.attr("chain_storage");
-    if (!storage.is_none()) {
-        const auto kind = cast_arg<std::string>(storage.attr("kind"), "ChainStorage.kind", "a str");
-        fit::ChainStorage& s = options.storage;
-        if (kind == "rolling") {
-            s.kind = fit::ChainStorage::Kind::kRolling;
-            s.window =
-                cast_arg<std::size_t>(storage.attr("window"), "ChainStorage.window", "an int");
-        } else if (kind == "sampled") {
-            s.kind = fit::ChainStorage::Kind::kSampled;
-            s.keep_every = cast_arg<std::size_t>(storage.attr("keep_every"),
-                                                 "ChainStorage.keep_every", "an int");
-            s.max_samples = cast_arg<std::optional<std::size_t>>(
-                storage.attr("max_samples"), "ChainStorage.max_samples", "an int or None");
+    options.storage = read_storage(config.attr("chain_storage"));
+    return options;
+}
+
+fit::EssOptions read_ess_config(const py::object& config, std::uint64_t seed) {
+    fit::EssOptions options;
+    options.seed = seed;
+    if (config.is_none()) {
+        return options;
+    }
+    options.bracket_width =
+        cast_arg<double>(config.attr("bracket_width"), "ESSConfig.bracket_width", "a float");
+    options.max_shrink_steps = cast_arg<std::size_t>(config.attr("max_shrink_steps"),
+                                                     "ESSConfig.max_shrink_steps", "an int");
+    options.adaptive_steps =
+        cast_arg<std::size_t>(config.attr("adaptive_steps"), "ESSConfig.adaptive_steps", "an int");
+    options.direction_scale =
+        cast_arg<double>(config.attr("direction_scale"), "ESSConfig.direction_scale", "a float");
+    const py::object moves = config.attr("moves");
+    if (!moves.is_none()) {
+        const auto sequence = py::reinterpret_borrow<py::sequence>(moves);
+        for (std::size_t i = 0; i < py::len(sequence); ++i) {
+            const py::object move = sequence[i];
+            const auto kind = cast_arg<std::string>(move.attr("kind"), "ESSMove.kind", "a str");
+            fit::EssMove m;
+            if (kind == "gaussian") {
+                m.kind = fit::EssMove::Kind::kGaussian;
+            } else if (kind == "global") {
+                m.kind = fit::EssMove::Kind::kGlobal;
+            } else if (kind != "differential") {
+                throw py::value_error("ESSMove.kind must be differential, gaussian or global");
+            }
+            m.scale = cast_arg<double>(move.attr("scale"), "ESSMove.scale", "a float");
+            m.rescale_covariance = cast_arg<double>(move.attr("rescale_covariance"),
+                                                    "ESSMove.rescale_covariance", "a float");
+            m.components =
+                cast_arg<std::size_t>(move.attr("components"), "ESSMove.components", "an int");
+            options.moves.emplace_back(
+                m, cast_arg<double>(move.attr("weight"), "ESSMove.weight", "a float"));
         }
     }
+    options.storage = read_storage(config.attr("chain_storage"));
     return options;
 }
 
@@ -77,12 +124,19 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
                    const py::object& config, std::uint64_t seed, const py::object& terminators,
                    const py::object& observers) {
     const py::module_ ganesh = py::module_::import("laddu_cpp.ganesh");
-    if (!py::isinstance(init, ganesh.attr("AIESInit"))) {
-        throw py::type_error("init must be an ld.ganesh.AIESInit, got " + python_type_name(init));
+    // The init picks the sampler; the config must belong to it.
+    const bool ess = py::isinstance(init, ganesh.attr("ESSInit"));
+    if (!ess && !py::isinstance(init, ganesh.attr("AIESInit"))) {
+        throw py::type_error("init must be an ld.ganesh.AIESInit (affine-invariant ensemble "
+                             "sampler) or ld.ganesh.ESSInit (ensemble slice sampler), got " +
+                             python_type_name(init));
     }
-    if (!config.is_none() && !py::isinstance(config, ganesh.attr("AIESConfig"))) {
-        throw py::type_error("config must be an ld.ganesh.AIESConfig or None, got " +
-                             python_type_name(config));
+    const char* config_class = ess ? "ESSConfig" : "AIESConfig";
+    if (!config.is_none() && !py::isinstance(config, ganesh.attr(config_class))) {
+        throw py::type_error(fmt::format("init is an ld.ganesh.{}, so config must be an "
+                                         "ld.ganesh.{} or None, got {}",
+                                         ess ? "ESSInit" : "AIESInit", config_class,
+                                         python_type_name(config)));
     }
     if (!py::isinstance<py::iterable>(terminators) || !py::isinstance<py::iterable>(observers)) {
         throw py::type_error("terminators and observers must be sequences");
@@ -96,8 +150,9 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
                                               walker.size()));
         }
     }
-    const fit::AiesOptions options = read_config(config, seed);
-    check_config_names(config, "AIESConfig", self.parameter_names());
+    const fit::AiesOptions options = ess ? fit::AiesOptions{} : read_config(config, seed);
+    const fit::EssOptions ess_options = ess ? read_ess_config(config, seed) : fit::EssOptions{};
+    check_config_names(config, config_class, self.parameter_names());
     fit::SamplerStop stop;
     fit::AutocorrelationCheck check;
     py::object autocorrelation = py::none();
@@ -156,7 +211,8 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
     McmcSummary summary;
     {
         const py::gil_scoped_release release;
-        summary.chain = fit::sample_aies(log_density, walkers, options, stop);
+        summary.chain = ess ? fit::sample_ess(log_density, walkers, ess_options, stop)
+                            : fit::sample_aies(log_density, walkers, options, stop);
     }
     summary.names = self.parameter_names();
     if (!autocorrelation.is_none()) {
@@ -220,15 +276,16 @@ void bind_sampling(py::module_& module) {
 
     auto likelihood_class =
         py::reinterpret_borrow<py::class_<likelihood::Likelihood>>(module.attr("Likelihood"));
-    likelihood_class.def("sample", &sample, py::arg("init"), py::kw_only(),
-                         py::arg("config") = py::none(), py::arg("seed") = 0,
-                         py::arg("terminators") = py::list(), py::arg("observers") = py::list(),
-                         "Samples exp(−NLL) within the parameters' bounds with the "
-                         "affine-invariant ensemble sampler from init (ld.ganesh.AIESInit); "
-                         "config: ld.ganesh.AIESConfig; terminators: ld.ganesh.MaxSteps, "
-                         "ld.ganesh.AutocorrelationTerminator or callables (step, "
-                         "StatusSnapshot) -> bool; observers: callables (step, StatusSnapshot). "
-                         "Returns an ld.ganesh.MCMCSummary.");
+    likelihood_class.def(
+        "sample", &sample, py::arg("init"), py::kw_only(), py::arg("config") = py::none(),
+        py::arg("seed") = 0, py::arg("terminators") = py::list(), py::arg("observers") = py::list(),
+        "Samples exp(−NLL) within the parameters' bounds from init: the "
+        "affine-invariant ensemble sampler for an ld.ganesh.AIESInit (config: "
+        "ld.ganesh.AIESConfig), the ensemble slice sampler for an "
+        "ld.ganesh.ESSInit (config: ld.ganesh.ESSConfig); terminators: ld.ganesh.MaxSteps, "
+        "ld.ganesh.AutocorrelationTerminator or callables (step, "
+        "StatusSnapshot) -> bool; observers: callables (step, StatusSnapshot). "
+        "Returns an ld.ganesh.MCMCSummary.");
     likelihood_class.def(
         "walker_positions",
         [](const likelihood::Likelihood& self, const py::object& center, std::size_t n_walkers,

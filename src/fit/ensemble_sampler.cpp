@@ -6,17 +6,19 @@
 #include <numbers>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <laddu/base/error.hpp>
 #include <laddu/base/random.hpp>
 #include <laddu/fit/ensemble_sampler.hpp>
 
+#include "ensemble_support.hpp"
+
 namespace laddu::fit {
 
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+using detail::checked;
+using detail::kNegInf;
 
 using Random = SplitMix64;
 
@@ -43,81 +45,14 @@ void check_options(const AiesOptions& options) {
     if (!options.moves.empty() && !positive) {
         throw ModelError("AIES move weights must include a positive entry");
     }
-    const ChainStorage& s = options.storage;
-    if ((s.kind == ChainStorage::Kind::kRolling && s.window == 0) ||
-        (s.kind == ChainStorage::Kind::kSampled &&
-         (s.keep_every == 0 || (s.max_samples && *s.max_samples == 0)))) {
-        throw ModelError("chain storage needs a positive window, keep_every and max_samples");
-    }
+    detail::check_storage(options.storage);
 }
-
-// The kept samples per walker, dropping the oldest beyond the storage limit.
-class Chains {
-public:
-    Chains(std::size_t walkers, std::size_t dimension, ChainStorage storage)
-        : dimension_(dimension), storage_(storage), samples_(walkers) {}
-
-    void record(std::size_t step, const std::vector<std::vector<double>>& walkers) {
-        if (storage_.kind == ChainStorage::Kind::kSampled && step != 0 &&
-            step % storage_.keep_every != 0) {
-            return;
-        }
-        std::optional<std::size_t> limit;
-        if (storage_.kind == ChainStorage::Kind::kRolling) {
-            limit = storage_.window;
-        } else if (storage_.kind == ChainStorage::Kind::kSampled) {
-            limit = storage_.max_samples;
-        }
-        for (std::size_t k = 0; k < walkers.size(); ++k) {
-            samples_[k].push_back(walkers[k]);
-            if (limit && samples_[k].size() > *limit) {
-                samples_[k].erase(samples_[k].begin());
-            }
-        }
-    }
-
-    void fill(McmcChain& chain) const {
-        chain.walkers = samples_.size();
-        chain.steps = samples_.front().size();
-        chain.dimension = dimension_;
-        chain.values.clear();
-        chain.values.reserve(chain.walkers * chain.steps * dimension_);
-        for (const auto& walker : samples_) {
-            for (const auto& point : walker) {
-                chain.values.insert(chain.values.end(), point.begin(), point.end());
-            }
-        }
-    }
-
-private:
-    std::size_t dimension_;
-    ChainStorage storage_;
-    std::vector<std::vector<std::vector<double>>> samples_;
-};
 
 AiesMove choose_move(const AiesOptions& options, Random& random) {
     if (options.moves.empty()) {
         return {AiesMove::Kind::kStretch, options.stretch_scale};
     }
-    double total = 0.0;
-    for (const auto& part : options.moves) {
-        total += part.second;
-    }
-    double draw = random.uniform() * total;
-    for (const auto& [move, weight] : options.moves) {
-        if (draw < weight) {
-            return move;
-        }
-        draw -= weight;
-    }
-    return options.moves.back().first;
-}
-
-double checked(double value, std::span<const double> x) {
-    if (std::isnan(value)) {
-        throw EvaluationError(fmt::format("the log density is NaN at [{}]", fmt::join(x, ", ")));
-    }
-    return value;
+    return detail::choose_weighted(options.moves, random);
 }
 
 // In-place radix-2 FFT of a power-of-two length (inverse with the sign flipped, unscaled).
@@ -156,37 +91,14 @@ McmcChain sample_aies(const std::function<double(std::span<const double>)>& log_
                       const std::vector<std::vector<double>>& initial, const AiesOptions& options,
                       const SamplerStop& stop) {
     check_options(options);
-    if (initial.size() < 2) {
-        throw ModelError(fmt::format("AIES needs at least 2 walkers, got {}", initial.size()));
-    }
-    const std::size_t dimension = initial.front().size();
-    if (dimension == 0 || std::any_of(initial.begin(), initial.end(),
-                                      [&](const auto& w) { return w.size() != dimension; })) {
-        throw ModelError("AIES walkers must all have the same dimension, at least 1");
-    }
-    if (!stop.max_steps && stop.autocorrelation == nullptr && stop.terminators.empty()) {
-        throw ModelError("sampling needs a terminator (MaxSteps, an autocorrelation check or a "
-                         "callable), else it would not end");
-    }
-    if (stop.autocorrelation != nullptr &&
-        (stop.autocorrelation->n_check == 0 ||
-         !(stop.autocorrelation->discard >= 0.0 && stop.autocorrelation->discard < 1.0))) {
-        throw ModelError("the autocorrelation check needs n_check > 0 and 0 <= discard < 1");
-    }
+    detail::check_walkers(initial, "AIES", 2);
+    detail::check_stop(stop);
     const std::size_t n = initial.size();
+    const std::size_t dimension = initial.front().size();
     std::vector<std::vector<double>> walkers = initial;
-    std::vector<double> log_p(n);
     McmcChain result;
-    for (std::size_t k = 0; k < n; ++k) {
-        log_p[k] = checked(log_density(walkers[k]), walkers[k]);
-        ++result.evaluations;
-        if (!std::isfinite(log_p[k])) {
-            throw ModelError(fmt::format("walker {} starts where the log density is {} (outside "
-                                         "the bounds?); start every walker inside",
-                                         k, log_p[k]));
-        }
-    }
-    Chains chains(n, dimension, options.storage);
+    std::vector<double> log_p = detail::initial_log_densities(log_density, walkers, result);
+    detail::Chains chains(n, dimension, options.storage);
     chains.record(0, walkers);
     std::vector<std::size_t> accepted(n, 0);
     Random random(options.seed);
@@ -241,71 +153,13 @@ McmcChain sample_aies(const std::function<double(std::span<const double>)>& log_
                 ++accepted[k];
             }
         }
-        chains.record(step, walkers);
-        result.steps_taken = step;
-        status = {step, false,
-                  move.kind == AiesMove::Kind::kStretch ? "Stretch Move" : "Walk Move"};
-        for (const SamplerCallback& observer : stop.observers) {
-            (void)observer(status);
-        }
-        bool done = false;
-        AutocorrelationCheck* check = stop.autocorrelation;
-        if (check != nullptr && step % check->n_check == 0) {
-            McmcChain partial;
-            chains.fill(partial);
-            // The kept samples map to steps only for full storage; otherwise discard by count.
-            const auto first =
-                static_cast<std::size_t>(check->discard * static_cast<double>(partial.steps));
-            if (partial.steps - first >= 2) {
-                const std::vector<double> taus =
-                    integrated_autocorrelation_times(partial, first, check->sokal_window);
-                double tau = 0.0;
-                for (const double t : taus) {
-                    tau += t / static_cast<double>(taus.size());
-                }
-                const bool enough =
-                    tau * static_cast<double>(check->n_taus_threshold) < static_cast<double>(step);
-                const double change = check->taus.empty()
-                                          ? std::numeric_limits<double>::quiet_NaN()
-                                          : std::abs(check->taus.back() - tau) / tau;
-                check->taus.push_back(tau);
-                if (check->report) {
-                    check->report(fmt::format(
-                        "Integrated Autocorrelation Analysis:\nτ = [{}]\nMinimum steps to "
-                        "converge = {}\nSteps completed = {}\nΔτ/τ = {} (converges if < {})\n"
-                        "Converged: {}\n",
-                        fmt::join(taus, ", "),
-                        static_cast<std::size_t>(tau *
-                                                 static_cast<double>(check->n_taus_threshold)),
-                        step, change, check->dtau_threshold,
-                        enough && change < check->dtau_threshold));
-                }
-                if (enough && change < check->dtau_threshold && check->terminate) {
-                    status.success = true;
-                    status.message =
-                        fmt::format("converged: τ = {:.4g}, Δτ/τ = {:.3g}", tau, change);
-                    done = true;
-                }
-            }
-        }
-        if (!done && stop.max_steps && step >= *stop.max_steps) {
-            status.success = true;
-            status.message = "Maximum number of steps reached";
-            done = true;
-        }
-        for (const SamplerCallback& terminator : stop.terminators) {
-            if (!done && terminator(status)) {
-                status.message = "stopped by a terminator";
-                done = true;
-            }
-        }
-        if (done) {
+        if (detail::finish_step(
+                step, move.kind == AiesMove::Kind::kStretch ? "Stretch Move" : "Walk Move", walkers,
+                chains, stop, status, result)) {
             break;
         }
     }
-    chains.fill(result);
-    result.success = status.success;
-    result.message = status.message;
+    detail::finish_run(chains, status, result);
     for (const std::size_t a : accepted) {
         result.acceptance.push_back(static_cast<double>(a) /
                                     static_cast<double>(result.steps_taken));

@@ -469,6 +469,24 @@ class Fixtures:
     def make_MigradConfig(self):
         return ld.ganesh.MigradConfig()
 
+    def make_AIESInit(self):
+        return ld.ganesh.AIESInit([[1.0, 0.1], [1.01, 0.11], [0.99, 0.09]])
+
+    def make_AIESConfig(self):
+        return ld.ganesh.AIESConfig(moves=[ld.ganesh.AIESMove.walk()])
+
+    def make_AIESMove(self):
+        return ld.ganesh.AIESMove.stretch()
+
+    def make_ESSInit(self):
+        return ld.ganesh.ESSInit([[1.0, 0.1], [1.01, 0.11], [0.99, 0.09]])
+
+    def make_ESSConfig(self):
+        return ld.ganesh.ESSConfig(moves=[ld.ganesh.ESSMove.differential(), ld.ganesh.ESSMove.global_()])
+
+    def make_ESSMove(self):
+        return ld.ganesh.ESSMove.gaussian()
+
 
 class FixtureError(Exception):
     def __init__(self, name, error):
@@ -744,6 +762,8 @@ def plausible(rng, param, fx, owner):
         return fx.get("Dataset")
     if name == "progress":
         return lambda i, v, x: None
+    if name == "init":
+        return fx.get(rng.choice(["AIESInit", "ESSInit"]))
     if name == "config":
         return ld.ganesh.LBFGSBConfig()
     if name == "terminators":
