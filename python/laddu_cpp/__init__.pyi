@@ -282,7 +282,7 @@ def backend() -> str: ...  # 'local'
 
 
 class Dataset:
-    def __init__(self, source: ParquetSource) -> None: ...
+    def __init__(self, source: ParquetSource | RootSource) -> None: ...
     @staticmethod
     def from_arrays(
         *,
@@ -341,6 +341,14 @@ class ParquetSource:
     def __len__(self) -> int: ...
     def p4_names(self) -> list[str]: ...
     def scalar_names(self) -> list[str]: ...
+
+class RootSource:
+    def __init__(self, path: str | PathLike[str] | Sequence[str | PathLike[str]], *, tree: str | None = None) -> None: ...
+    def __len__(self) -> int: ...
+    def p4_names(self) -> list[str]: ...
+    def scalar_names(self) -> list[str]: ...
+    @property
+    def tree(self) -> str: ...
 
 class Predicate:
     def __and__(self, other: Predicate) -> Predicate: ...
@@ -705,6 +713,14 @@ def read_parquet(
     memory: MemoryBudget | MemoryPlan | int | str | None = None,
     cache: str = "fastest",
     nulls: str = "error",
+) -> Dataset: ...
+
+def read_root(
+    path: str | PathLike[str] | Sequence[str | PathLike[str]],
+    *,
+    tree: str | None = None,
+    memory: MemoryBudget | MemoryPlan | int | str | None = None,
+    cache: str = "fastest",
 ) -> Dataset: ...
 
 class Model:
@@ -1612,7 +1628,7 @@ class FitResult:
     fx: float
     converged: bool
     termination: str
-    message: str
+    message: ganesh.StatusMessage
     iterations: int
     value_evaluations: int
     gradient_evaluations: int

@@ -342,11 +342,17 @@ class EvalCounts:
         return f"EvalCounts(f={self.f}, g={self.g}, h={self.h})"
 
 
-class StatusMessage:
-    """How a run ended: ``success`` and ``text``."""
+class StatusMessage(str):
+    """How a run ended: ``success`` and ``text``. It is also the text itself (a str), so code
+    that treats a fit's message as text keeps working."""
 
-    def __init__(self, success: bool, text: str) -> None:
-        self.success, self.text = success, text
+    success: bool
+    text: str
+
+    def __new__(cls, success: bool, text: str) -> "StatusMessage":
+        message = super().__new__(cls, text)
+        message.success, message.text = bool(success), str(text)
+        return message
 
     def __repr__(self) -> str:
         return f"StatusMessage(success={self.success}, text={self.text!r})"

@@ -166,7 +166,13 @@ void bind_fit(py::module_& module) {
                                [](const fit::FitResult& r) {
                                    return std::string(fit::termination_name(r.termination));
                                })
-        .def_readonly("message", &fit::FitResult::message)
+        .def_property_readonly(
+            "message",
+            [](const fit::FitResult& r) {
+                return py::module_::import("laddu_cpp.ganesh")
+                    .attr("StatusMessage")(r.converged, r.message);
+            },
+            "ganesh's StatusMessage (success, text), which is also the text (a str).")
         .def_readonly("iterations", &fit::FitResult::iterations)
         .def_readonly("value_evaluations", &fit::FitResult::value_evaluations)
         .def_readonly("gradient_evaluations", &fit::FitResult::gradient_evaluations)

@@ -110,4 +110,7 @@ def test_fit_results_carry_ganeshs_summary_fields(samples):
     assert result.evals.f == result.value_evaluations and result.evals.g == result.gradient_evaluations
     assert result.evals.h == 0 and result.evals.f > 0
     assert result.fx == likelihood.nll(result.x)
-    assert isinstance(result.message, str) and result.parameter_names == ["mass", "width"]
+    assert result.parameter_names == ["mass", "width"]
+    # ganesh's StatusMessage, which is also the text
+    assert result.message.success is result.converged and result.message.text == result.message
+    assert isinstance(result.message, str) and "tolerance" in result.message
