@@ -898,6 +898,7 @@ class Likelihood:
         progress: Callable[[int, float, list[float]], bool | None] | None = None,
         config: object | None = None,
         terminators: Sequence[object] | None = None,
+        observers: Sequence[Callable[[int, ganesh.StatusSnapshot], object]] | None = None,
     ) -> FitResult: ...
     def fit_restarts(
         self, restarts: int, initial: _Params = None, *, config: object | None = None, seed: int = 0,

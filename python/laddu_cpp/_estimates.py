@@ -66,7 +66,9 @@ class Ensemble:
 
     @classmethod
     def _make(cls, parameter_names, draws, source_id=None, replicas=(), seeds=(), fits=()):
-        names = [str(n) for n in parameter_names]
+        names = list(parameter_names)
+        if not all(isinstance(n, str) for n in names):
+            raise TypeError("parameter_names must be a sequence of str")
         rows = np.array(draws, dtype=float)
         if rows.ndim != 2 or rows.shape[0] == 0:
             raise _core.ModelError("an ensemble must contain at least one draw: pass a 2-D array "

@@ -55,6 +55,34 @@ class MaxSteps:
         return f"MaxSteps({self.steps})"
 
 
+class ProgressObserver:
+    """ganesh's concise progress observer: every ``interval`` steps it prints one line,
+    ``step=<n> <status>``, to standard output. Pass it in ``observers=`` of ``fit``,
+    ``fit_stochastic`` or ``sample``."""
+
+    def __init__(self, *, interval: int = 1) -> None:
+        if isinstance(interval, bool) or int(interval) != interval:
+            raise TypeError(f"interval must be an int, got {interval!r}")
+        self.interval = max(int(interval), 1)
+
+    def __call__(self, step: int, status: "StatusSnapshot") -> None:
+        if step % self.interval == 0:
+            print(f"step={step} {status.message}", flush=True)
+
+    def __repr__(self) -> str:
+        return f"ProgressObserver(interval={self.interval})"
+
+
+class DebugObserver:
+    """ganesh's verbose observer: prints every step's status to standard output."""
+
+    def __call__(self, step: int, status: "StatusSnapshot") -> None:
+        print(f"Step: {step}\n{status!r}", flush=True)
+
+    def __repr__(self) -> str:
+        return "DebugObserver()"
+
+
 class LBFGSBConfig:
     """L-BFGS-B with the analytic gradient and the parameters' bounds (the default)."""
 

@@ -69,10 +69,20 @@ std::vector<double> start_values(const likelihood::Likelihood& likelihood,
 // its method (ld.ganesh.LBFGSBConfig(), NelderMeadConfig(), MigradConfig()); a terminator with
 // steps (ld.ganesh.MaxSteps(n)) caps the iterations; any other terminator is a callable
 // progress(iteration, value, x) that returns False to stop.
+// A fit's status line for ganesh's callbacks (terminators, observers): the objective and point.
+std::string status_text(const fit::Progress& p) {
+    std::string text = fmt::format("fx={:.12g} x=[", p.value);
+    for (std::size_t k = 0; k < p.x.size(); ++k) {
+        text += fmt::format("{}{:.9g}", k == 0 ? "" : ", ", p.x[k]);
+    }
+    return text + "]";
+}
+
 fit::FitOptions make_options(std::string method, std::size_t max_steps,
                              const std::optional<py::function>& progress,
                              const py::object& config = py::none(),
-                             const py::object& terminators = py::none()) {
+                             const py::object& terminators = py::none(),
+                             const py::object& observers = py::none()) {
     if (!config.is_none()) {
         if (!py::hasattr(config, "method")) {
             throw py::type_error("config must be an ld.ganesh config (LBFGSBConfig, "
@@ -80,9 +90,18 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
         }
         method = cast_arg<std::string>(config.attr("method"), "config.method", "a str");
     }
-    std::vector<py::function> callbacks;
+
+    // ganesh's callbacks: terminators (step, StatusSnapshot) -> bool (True stops) and
+    // observers (step, StatusSnapshot); progress (laddu-cpp) is (iteration, value, x) -> bool.
+    struct Callbacks {
+        std::vector<py::object> progress;
+        std::vector<py::object> terminators;
+        std::vector<py::object> observers;
+    };
+
+    auto callbacks = std::make_unique<Callbacks>();
     if (progress) {
-        callbacks.push_back(*progress);
+        callbacks->progress.push_back(*progress);
     }
     if (!terminators.is_none()) {
         for (const py::handle t : terminators) {
@@ -91,37 +110,49 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
                                      cast_arg<std::size_t>(t.attr("steps"), "a terminator's steps",
                                                            "a non-negative int"));
             } else if (PyCallable_Check(t.ptr()) != 0) {
-                callbacks.push_back(py::reinterpret_borrow<py::function>(t));
+                callbacks->terminators.push_back(py::reinterpret_borrow<py::object>(t));
             } else {
                 throw py::type_error("a terminator is ld.ganesh.MaxSteps(n) or a callable "
-                                     "(iteration, value, x) -> bool");
+                                     "(step, StatusSnapshot) -> bool");
             }
         }
+    }
+    if (!observers.is_none()) {
+        callbacks->observers = ganesh_observers(observers);
     }
     fit::FitOptions options;
     options.minimizer.method = parse_method(method);
     options.minimizer.max_iterations = max_steps;
-    if (!callbacks.empty()) {
+    if (!callbacks->progress.empty() || !callbacks->terminators.empty() ||
+        !callbacks->observers.empty()) {
         // The minimiser copies its options while the GIL is released: share the Python
         // callables instead of copying them (a copy touches their reference counts), and let
         // the last owner take the GIL to release them.
-        const std::shared_ptr<const std::vector<py::function>> shared(
-            new std::vector<py::function>(std::move(callbacks)),
-            [](const std::vector<py::function>* owned) {
-                const py::gil_scoped_acquire gil;
-                delete owned;
-            });
+        const std::shared_ptr<const Callbacks> shared(callbacks.release(),
+                                                      [](const Callbacks* owned) {
+                                                          const py::gil_scoped_acquire gil;
+                                                          delete owned;
+                                                      });
         options.minimizer.progress = [shared](const fit::Progress& p) {
-            const py::gil_scoped_acquire gil;
             bool keep_going = true;
-            for (const py::function& callback : *shared) {
-                const py::object answer =
-                    callback(p.iteration, p.value, std::vector<double>(p.x.begin(), p.x.end()));
-                keep_going = keep_going && (answer.is_none() ||
-                                            cast_arg<bool>(answer, "a progress callback's answer",
-                                                           "True, False or None"));
+            if (!shared->progress.empty()) {
+                const py::gil_scoped_acquire gil;
+                for (const py::object& callback : shared->progress) {
+                    const py::object answer =
+                        callback(p.iteration, p.value, std::vector<double>(p.x.begin(), p.x.end()));
+                    keep_going =
+                        keep_going &&
+                        (answer.is_none() || cast_arg<bool>(answer, "a progress callback's answer",
+                                                            "True, False or None"));
+                }
             }
-            return keep_going;
+            if (shared->observers.empty() && shared->terminators.empty()) {
+                return keep_going;
+            }
+            const std::string text = status_text(p);
+            call_ganesh_callbacks(shared->observers, false, p.iteration, false, text);
+            return !call_ganesh_callbacks(shared->terminators, true, p.iteration, false, text) &&
+                   keep_going;
         };
     }
     return options;
@@ -199,20 +230,24 @@ void bind_fit(py::module_& module) {
         "fit",
         [](const likelihood::Likelihood& self, const py::object& initial, const std::string& method,
            std::size_t max_steps, const std::optional<py::function>& progress,
-           const py::object& config, const py::object& terminators) {
+           const py::object& config, const py::object& terminators, const py::object& observers) {
             const std::vector<double> start = start_values(self, initial);
             const fit::FitOptions options =
-                make_options(method, max_steps, progress, config, terminators);
+                make_options(method, max_steps, progress, config, terminators, observers);
             const py::gil_scoped_release release;
             return fit::fit(self, start, options);
         },
         py::arg("initial") = py::none(), py::kw_only(), py::arg("method") = "lbfgsb",
         py::arg("max_steps") = 5000, py::arg("progress") = std::nullopt,
         py::arg("config") = py::none(), py::arg("terminators") = py::none(),
+        py::arg("observers") = py::none(),
         "Minimises the likelihood from `initial` (a sequence, a partial dict by name, or None "
-        "for the defaults). A fit that does not converge returns converged=False. progress, if "
-        "given, is called as progress(iteration, value, x) and may return False to stop. config= "
-        "(an ld.ganesh config) overrides method; terminators=[ld.ganesh.MaxSteps(n), callable].");
+        "for the defaults). A fit that does not converge returns converged=False. config= (an "
+        "ld.ganesh config) overrides method; terminators=[ld.ganesh.MaxSteps(n) or callables "
+        "(step, StatusSnapshot) -> bool, True stops], observers=[callables (step, "
+        "StatusSnapshot), e.g. ld.ganesh.ProgressObserver(interval=10)], as laddu. progress "
+        "(laddu-cpp), if given, is called as progress(iteration, value, x) and may return False "
+        "to stop.");
     likelihood_class.def(
         "fit_stochastic",
         [](const likelihood::Likelihood& self, const py::object& initial, const py::object& config,

@@ -114,3 +114,26 @@ def test_fit_results_carry_ganeshs_summary_fields(samples):
     # ganesh's StatusMessage, which is also the text
     assert result.message.success is result.converged and result.message.text == result.message
     assert isinstance(result.message, str) and "tolerance" in result.message
+
+
+def test_fit_terminators_and_observers_are_ganeshs_callbacks(samples, capsys):
+    """laddu's fit callbacks: a terminator is called (step, StatusSnapshot) and stops on True;
+    observers are called (step, StatusSnapshot) every step; ProgressObserver prints
+    `step=<n> <status>` every `interval` steps."""
+    data, mc, _ = samples
+    likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc)])
+    seen = []
+    stopped = likelihood.fit([0.97, 0.09], terminators=[lambda step, status: step == 2],
+                             observers=[lambda step, status: seen.append((step, status.message))])
+    assert not stopped.converged and stopped.iterations == 2
+    assert [step for step, _ in seen] == [1, 2] and seen[0][1].startswith("fx=")
+    full = likelihood.fit([0.97, 0.09], observers=[ld.ganesh.ProgressObserver(interval=2), ld.ganesh.DebugObserver()])
+    out = capsys.readouterr().out
+    assert full.converged
+    lines = out.splitlines()
+    assert sum(line.startswith("step=") for line in lines) == full.iterations // 2 and "step=2 fx=" in out
+    assert sum(line.startswith("Step: ") for line in lines) == full.iterations
+    with pytest.raises(TypeError, match="return a bool"):
+        likelihood.fit([0.97, 0.09], terminators=[lambda step, status: None])
+    with pytest.raises(TypeError, match="observers must be callables"):
+        likelihood.fit([0.97, 0.09], observers=[3])
