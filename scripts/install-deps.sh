@@ -14,8 +14,8 @@ packages=(
     libopenmpi-dev openmpi-bin nlohmann-json3-dev
     # model files of the laddu-cpp command (apps/laddu-cpp/model_file.cpp)
     libtomlplusplus-dev
-    # Parquet codecs (src/data/io/parquet)
-    libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev libbrotli-dev
+    # Parquet and ROOT codecs (src/data/io/parquet, src/data/io/root: liblzma for XZ baskets)
+    libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev libbrotli-dev liblzma-dev
     # Parquet interop tests and benchmark (tests/parquet_interop: DuckDB, hyparquet from npm);
     # skipped below when a node is already on PATH
     nodejs npm

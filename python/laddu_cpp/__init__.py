@@ -119,6 +119,8 @@ __all__ = [
     "ParquetSink",
     "read_parquet",
     "ParquetSource",
+    "read_root",
+    "RootSource",
     "Predicate",
     "Bin",
     "BinnedDataset",

@@ -378,8 +378,10 @@ class StatusMessage(str):
     text: str
 
     def __new__(cls, success: bool, text: str) -> "StatusMessage":
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, not {type(text).__name__}")
         message = super().__new__(cls, text)
-        message.success, message.text = bool(success), str(text)
+        message.success, message.text = bool(success), text
         return message
 
     def __repr__(self) -> str:

@@ -1,9 +1,11 @@
 // laddu's file-backed datasets for Python: ld.read_parquet(path, memory=, cache=, nulls=) and
 // ld.Dataset(ld.ParquetSource(path, nulls=)) return an ld.Dataset over a data::ParquetSource
+// (ld.read_root(path, tree=, memory=, cache=) and ld.RootSource(path, tree=) over a RootSource)
 // that reads the files when the events are traversed, under cache='fastest' (default),
 // 'resident' or 'streaming' and the memory budget; NLL and ExtendedNLL apply the budget to the
 // term's Execution unless that sets its own. Also the conversions from an ld.Dataset argument.
 #include <cctype>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +17,7 @@
 #include <laddu/data/dataset.hpp>
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
+#include <laddu/data/root.hpp>
 #include <laddu/runtime/memory_pool.hpp>
 
 #include "bindings.hpp"
@@ -141,6 +144,33 @@ PyDataset read_parquet(const py::object& paths, const py::object& memory, const 
                      std::move(budget)};
 }
 
+// laddu's RootSource(path, tree=): one TTree (the first file's first one unless named) in each
+// file. Opening it reads every file's TTree metadata and checks the columns.
+struct PyRootSource {
+    std::shared_ptr<const data::RootSource> source;
+};
+
+PyRootSource root_source(const py::object& paths, const std::optional<std::string>& tree) {
+    data::RootReadOptions options;
+    if (tree) {
+        if (tree->empty()) {
+            throw py::value_error("tree must be a non-empty TTree name or path, or None");
+        }
+        options.tree = *tree;
+    }
+    const std::vector<std::string> patterns = path_list(paths);
+    const py::gil_scoped_release release;
+    return PyRootSource{std::make_shared<const data::RootSource>(patterns, options)};
+}
+
+PyDataset read_root(const py::object& paths, const std::optional<std::string>& tree,
+                    const py::object& memory, const std::string& cache) {
+    const data::MemoryPolicy policy = cache_policy(cache);
+    std::optional<runtime::MemoryPlan> budget = memory_plan(memory);
+    return PyDataset{data::EventData::from_source(root_source(paths, tree).source, policy),
+                     std::move(budget)};
+}
+
 }  // namespace
 
 std::string fs_path(const py::handle& path) {
@@ -160,11 +190,29 @@ void bind_event_data(py::module_& module) {
             return "ParquetSource(" + std::to_string(s.source->num_events()) + " events)";
         });
 
+    py::class_<PyRootSource>(module, "RootSource",
+                             "One TTree in ROOT files (a path, a glob or a list of them) for "
+                             "ld.Dataset(source): read when the events are traversed.")
+        .def(py::init(&root_source), py::arg("path"), py::kw_only(), py::arg("tree") = py::none())
+        .def("__len__", [](const PyRootSource& s) { return s.source->num_events(); })
+        .def("p4_names", [](const PyRootSource& s) { return s.source->schema().p4_names(); })
+        .def("scalar_names",
+             [](const PyRootSource& s) { return s.source->schema().scalar_names(); })
+        .def_property_readonly("tree", [](const PyRootSource& s) { return s.source->tree_name(); })
+        .def("__repr__", [](const PyRootSource& s) {
+            return "RootSource(" + std::to_string(s.source->num_events()) + " events, tree '" +
+                   s.source->tree_name() + "')";
+        });
+
     auto dataset = py::reinterpret_borrow<py::class_<PyDataset>>(module.attr("Dataset"));
     dataset.def(py::init([](const PyParquetSource& source) {
                     return PyDataset{data::EventData::from_source(source.source), std::nullopt};
                 }),
                 py::arg("source"), "A file-backed dataset over an ld.ParquetSource.");
+    dataset.def(py::init([](const PyRootSource& source) {
+                    return PyDataset{data::EventData::from_source(source.source), std::nullopt};
+                }),
+                py::arg("source"), "A file-backed dataset over an ld.RootSource.");
 
     module.def("read_parquet", &read_parquet, py::arg("path"), py::kw_only(),
                py::arg("memory") = py::none(), py::arg("cache") = "fastest",
@@ -173,6 +221,14 @@ void bind_event_data(py::module_& module) {
                "the files' footers are read now, the events when they are traversed, under "
                "cache='fastest' (cached when the cache fits the memory budget, else streamed), "
                "'resident' or 'streaming'. nulls='nan' reads nulls as NaN.");
+
+    module.def("read_root", &read_root, py::arg("path"), py::kw_only(),
+               py::arg("tree") = py::none(), py::arg("memory") = py::none(),
+               py::arg("cache") = "fastest",
+               "A file-backed ld.Dataset over one TTree in ROOT files (a path, a glob or a list "
+               "of them): tree names it ('name' or 'dir/name'; default: the first file's first "
+               "TTree). The trees' metadata is read now, the baskets when the events are "
+               "traversed, under cache='fastest', 'resident' or 'streaming'.");
 }
 
 }  // namespace laddu::python

@@ -2,8 +2,9 @@
 v0.21.4), one test per Python block, with our own events: what each block does, run on data
 made here, with its results checked (values, shapes, column names, round trips).
 
-The ROOT lines (`ld.read_root(...)` in "Read file-backed data", `ld.RootSink(...)` in "Write
-transformed data") need ROOT I/O, which laddu-cpp does not have: they are one strict xfail test.
+The `ld.read_root(...)` line of "Read file-backed data" reads a tree uproot writes here;
+`ld.RootSink(...)` in "Write transformed data" needs a ROOT writer, which laddu-cpp does not
+have: it is one strict xfail test.
 The tutorial has no GPU block. tests/laddu_parity/test_data_io.py runs the same blocks with
 laddu and compares.
 """
@@ -157,8 +158,25 @@ def test_read_parquet_is_file_backed_by_default(accepted):
     assert (data.is_resident, data.memory_policy) == (False, "fastest")
 
 
-@pytest.mark.xfail(strict=True, reason="laddu-cpp has no ROOT I/O: ld.read_root, ld.RootSource and "
-                   "ld.RootSink are not provided (docs/python.md)")
+def test_read_root_control_tree(tmp_path, monkeypatch):
+    uproot = pytest.importorskip("uproot")
+    monkeypatch.chdir(tmp_path)
+    p4s = run_events(40)
+    columns = {"weight": np.asarray(p4s.weights())}
+    for name in p4s.p4_names():
+        for i, part in enumerate(("e", "px", "py", "pz")):
+            columns[f"{name}_{part}"] = np.asarray(p4s.p4(name))[:, i]
+    with uproot.recreate("control.root") as f:
+        f.mktree("events", {key: value.dtype for key, value in columns.items()})
+        f["events"].extend(columns)
+    control = ld.read_root("control.root", tree="events")
+    assert control.p4_names() == p4s.p4_names()
+    for name in p4s.p4_names():
+        np.testing.assert_array_equal(control.p4(name), p4s.p4(name))
+
+
+@pytest.mark.xfail(strict=True, reason="laddu-cpp reads ROOT but does not write it: ld.RootSink is not "
+                   "provided (docs/python.md)")
 def test_root_reader_and_sink(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     selected = run_events(50)

@@ -326,6 +326,24 @@ class Fixtures:
     def make_EventData(self):
         return ld.read_parquet(self.get("parquet"), memory="1 MiB", cache="streaming")
 
+    def make_root(self):
+        path = os.path.join(self.workdir, "fixture.root")
+        if not os.path.exists(path):
+            import uproot  # in the test venv; without it the ROOT fixtures are FixtureErrors
+
+            data = self.get("Dataset")
+            columns = {"weight": data.weights()}
+            for name in data.p4_names():
+                for i, part in enumerate(("e", "px", "py", "pz")):
+                    columns[f"{name}_{part}"] = data.p4(name)[:, i]
+            with uproot.recreate(path) as f:
+                f.mktree("events", {key: value.dtype for key, value in columns.items()})
+                f["events"].extend(columns)
+        return path
+
+    def make_RootSource(self):
+        return ld.RootSource(self.get("root"))
+
     def make_ParquetSink(self):
         return ld.ParquetSink(os.path.join(self.workdir, "sink.parquet"))
 

@@ -1,7 +1,8 @@
 """laddu's tutorial "Reading, transforming, and writing event data" (data-io.md), each block run
 with laddu and with laddu-cpp on the same events, and the results compared; the errors the
 tutorial promises ("fail at construction", bad cache/memory/precision choices) have laddu's type.
-ROOT lines are left out (laddu-cpp has no ROOT I/O). python/tests/test_data_io_tutorial.py
+ROOT lines are left out here: test_root.py compares read_root (laddu-cpp writes no ROOT files,
+so the RootSink lines have no counterpart). python/tests/test_data_io_tutorial.py
 checks laddu-cpp's results on their own.
 """
 

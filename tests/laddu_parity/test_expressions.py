@@ -416,6 +416,8 @@ COVERED = {
     "DifferentialCrossSection": "test_cross_section.py::test_differential_one_and_two_axes",
     "Ensemble": "test_cross_section.py::test_estimate_and_ensemble_helpers",
     "Estimate": "test_cross_section.py::test_estimate_and_ensemble_helpers",
+    "read_root": "test_root.py::test_read_root_matches_laddu",
+    "RootSource": "test_root.py::test_read_root_matches_laddu",
 }
 
 # Common names that the other half of the suite (kinematics, datasets, likelihoods, fits) or no

@@ -1,8 +1,9 @@
 // laddu/data/event_source.hpp: where events come from, behind one interface.
 //
 // An EventSource has a schema and an exact event count and streams EventBatch chunks for a
-// ReadPlan. Implementations: MemorySource (batches held in memory) and ParquetSource
-// (parquet.hpp); another reader can be swapped in by implementing the three functions.
+// ReadPlan. Implementations: MemorySource (batches held in memory), ParquetSource
+// (parquet.hpp) and RootSource (root.hpp); another reader can be swapped in by implementing the
+// three functions.
 #pragma once
 
 #include <cstddef>
