@@ -25,6 +25,13 @@ __all__ = [
     "MaxSteps",
     "LBFGSBConfig",
     "NelderMeadConfig",
+    "MoreThuenteLineSearch",
+    "HagerZhangLineSearch",
+    "LBFGSBFTerminator",
+    "LBFGSBGTerminator",
+    "LBFGSBInfNormGTerminator",
+    "NelderMeadFTerminator",
+    "NelderMeadXTerminator",
     "MigradConfig",
     "AIESInit",
     "AIESConfig",
@@ -83,16 +90,246 @@ class DebugObserver:
         return "DebugObserver()"
 
 
+_EPSILON = 2.220446049250313e-16  # f64::EPSILON, from which ganesh's default tolerances come
+
+
+def _real(value: float, what: str) -> float:
+    """``value`` as a float; TypeError for anything but a real number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, _np.integer, _np.floating)):
+        raise TypeError(f"{what} must be a float, got {type(value).__name__}")
+    return float(value)
+
+
+def _in_open(value: float, what: str, low: float, high: float) -> float:
+    value = _real(value, what)
+    if not low < value < high:
+        raise ValueError(f"{what} must be in ({low:g}, {high:g}), got {value!r}")
+    return value
+
+
+def _choice(value: str, what: str, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, one of {', '.join(allowed)}; got {type(value).__name__}")
+    if value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def _names(parameter_names: object) -> list[str] | None:
+    if parameter_names is None:
+        return None
+    if isinstance(parameter_names, (str, bytes)) or not isinstance(parameter_names, _Sequence):
+        raise TypeError("parameter_names must be a sequence of str or None")
+    if not all(isinstance(name, str) for name in parameter_names):
+        raise TypeError("parameter_names must be a sequence of str or None")
+    return list(parameter_names)
+
+
+def _no_transform(transform: object, config: str) -> None:
+    if transform is not None:
+        raise ValueError(f"{config}(transform=) is not supported by laddu-cpp: bounded parameters are "
+                         "handled natively (L-BFGS-B) or by laddu-cpp's own transform (Nelder-Mead); "
+                         "leave transform=None")
+
+
+class MoreThuenteLineSearch:
+    """ganesh's strong-Wolfe line search for L-BFGS-B: extrapolate until the value rises or the slope
+    turns, then bisect the bracket (Nocedal & Wright Alg. 3.5/3.6 after Moré & Thuente 1994).
+    ``c1`` (sufficient decrease) and ``c2`` (curvature), 0 < c1 < c2 < 1; ``max_iterations``
+    extrapolation steps and ``max_zoom`` bisections."""
+
+    def __init__(self, *, c1: float = 1e-4, c2: float = 0.9, max_iterations: int = 20, max_zoom: int = 20) -> None:
+        self.c1, self.c2 = _real(c1, "c1"), _real(c2, "c2")
+        if not 0.0 < self.c1 < self.c2 < 1.0:
+            raise ValueError(f"MoreThuenteLineSearch requires 0 < c1 < c2 < 1, got c1={c1!r}, c2={c2!r}")
+        self.max_iterations = _whole(max_iterations, "max_iterations", 0)
+        self.max_zoom = _whole(max_zoom, "max_zoom", 0)
+
+    def __repr__(self) -> str:
+        return (f"MoreThuenteLineSearch(c1={self.c1}, c2={self.c2}, max_iterations={self.max_iterations}, "
+                f"max_zoom={self.max_zoom})")
+
+
+class HagerZhangLineSearch:
+    """Hager & Zhang's (2006) approximate-Wolfe line search for L-BFGS-B: ``delta`` and ``sigma``
+    (0 < delta < sigma < 1), the slack ``epsilon`` · |f| of the approximate conditions, the
+    bisection point ``theta`` and the bracket shrink ``gamma`` (both in (0, 1)), at most
+    ``max_iterations`` bracket updates of at most ``max_bisects`` bisections."""
+
+    def __init__(self, *, delta: float = 0.1, sigma: float = 0.9, epsilon: float = 1e-6, theta: float = 0.5,
+                 gamma: float = 0.66, max_iterations: int = 100, max_bisects: int = 50) -> None:
+        self.delta, self.sigma = _real(delta, "delta"), _real(sigma, "sigma")
+        if not 0.0 < self.delta < self.sigma < 1.0:
+            raise ValueError(f"HagerZhangLineSearch requires 0 < delta < sigma < 1, got delta={delta!r}, "
+                             f"sigma={sigma!r}")
+        self.epsilon = _positive_finite(_real(epsilon, "epsilon"), "epsilon")
+        self.theta = _in_open(theta, "theta", 0.0, 1.0)
+        self.gamma = _in_open(gamma, "gamma", 0.0, 1.0)
+        self.max_iterations = _whole(max_iterations, "max_iterations", 0)
+        self.max_bisects = _whole(max_bisects, "max_bisects", 0)
+
+    def __repr__(self) -> str:
+        return (f"HagerZhangLineSearch(delta={self.delta}, sigma={self.sigma}, epsilon={self.epsilon}, "
+                f"theta={self.theta}, gamma={self.gamma}, max_iterations={self.max_iterations}, "
+                f"max_bisects={self.max_bisects})")
+
+
+def _bounds(bounds: object) -> list[tuple[float, float]] | None:
+    if bounds is None:
+        return None
+    if isinstance(bounds, (str, bytes)) or not isinstance(bounds, _Sequence):
+        raise TypeError("bounds must be a sequence of (lower, upper) pairs or None")
+    out = []
+    for pair in bounds:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, _Sequence) or len(pair) != 2:
+            raise TypeError(f"each bound must be a (lower, upper) pair, got {pair!r}")
+        lower = -_math.inf if pair[0] is None else _real(pair[0], "a lower bound")
+        upper = _math.inf if pair[1] is None else _real(pair[1], "an upper bound")
+        if not lower < upper:
+            raise ValueError(f"bounds must be ordered (lower < upper) and not NaN, got {pair!r}")
+        out.append((lower, upper))
+    return out
+
+
 class LBFGSBConfig:
-    """L-BFGS-B with the analytic gradient and the parameters' bounds (the default)."""
+    """L-BFGS-B with the analytic gradient (the default fit), with ganesh's options:
+    ``history_size`` curvature pairs kept (the L-BFGS memory); ``max_step``, the largest line-search
+    step α (a multiple of the search direction); ``error_mode`` "exact_hessian" (uncertainties from
+    the Hessian at the minimum) or "skip" (none: NaN); ``line_search`` a MoreThuenteLineSearch or
+    HagerZhangLineSearch (None: laddu-cpp's projected backtracking); ``bounds`` one (lower, upper)
+    per parameter (None for an open end) replacing the parameters' bounds in this fit;
+    ``parameter_names`` (if given) must be the likelihood's. ``transform`` is not supported."""
 
     method = "lbfgsb"
 
+    def __init__(self, *, history_size: int = 10, max_step: float = 1e8, error_mode: str = "exact_hessian",
+                 line_search: MoreThuenteLineSearch | HagerZhangLineSearch | None = None,
+                 bounds: _Sequence[tuple[float | None, float | None]] | None = None,
+                 parameter_names: _Sequence[str] | None = None, transform: object | None = None) -> None:
+        _no_transform(transform, "LBFGSBConfig")
+        self.history_size = _whole(history_size, "history_size", 1)
+        self.max_step = _positive_finite(_real(max_step, "max_step"), "max_step")
+        self.error_mode = _choice(error_mode, "error_mode", ("exact_hessian", "skip"))
+        if line_search is not None and not isinstance(line_search, (MoreThuenteLineSearch, HagerZhangLineSearch)):
+            raise TypeError("line_search must be ld.ganesh.MoreThuenteLineSearch, ld.ganesh.HagerZhangLineSearch "
+                            f"or None, got {type(line_search).__name__}")
+        self.line_search = line_search
+        self.bounds = _bounds(bounds)
+        self.parameter_names = _names(parameter_names)
+
+    def __repr__(self) -> str:
+        return (f"LBFGSBConfig(history_size={self.history_size}, max_step={self.max_step}, "
+                f"error_mode={self.error_mode!r}, line_search={self.line_search!r}, bounds={self.bounds!r})")
+
 
 class NelderMeadConfig:
-    """The Nelder-Mead simplex (no gradient)."""
+    """The Nelder-Mead simplex (no gradient), with ganesh's options: the ``reflection`` (> 0),
+    ``expansion`` (> max(1, reflection)), ``contraction`` and ``shrink`` (in (0, 1)) coefficients;
+    the start simplex, vertex k moving x_k to x_k (1 + ``initial_step``), or to
+    ``initial_zero_step`` when x_k = 0, or ``initial_simplex``, n + 1 vertices given in the
+    parameters; ``expansion_method`` "greedy_minimization" (keep the better of the reflected and
+    expanded points) or "greedy_expansion" (keep the expanded one). ``parameter_names`` (if given)
+    must be the likelihood's; ``transform`` is not supported."""
 
     method = "nelder_mead"
+
+    def __init__(self, *, reflection: float = 1.0, expansion: float = 2.0, contraction: float = 0.5,
+                 shrink: float = 0.5, initial_step: float = 0.05, initial_zero_step: float = 0.00025,
+                 expansion_method: str = "greedy_minimization",
+                 initial_simplex: _Sequence[_Sequence[float]] | None = None,
+                 parameter_names: _Sequence[str] | None = None, transform: object | None = None) -> None:
+        _no_transform(transform, "NelderMeadConfig")
+        self.reflection = _positive_finite(_real(reflection, "reflection"), "reflection")
+        self.expansion = _real(expansion, "expansion")
+        if not (_math.isfinite(self.expansion) and self.expansion > 1.0 and self.expansion > self.reflection):
+            raise ValueError(f"expansion must be finite and greater than 1 and than reflection ({self.reflection}), "
+                             f"got {expansion!r}")
+        self.contraction = _in_open(contraction, "contraction", 0.0, 1.0)
+        self.shrink = _in_open(shrink, "shrink", 0.0, 1.0)
+        self.initial_step = _positive_finite(_real(initial_step, "initial_step"), "initial_step")
+        self.initial_zero_step = _positive_finite(_real(initial_zero_step, "initial_zero_step"), "initial_zero_step")
+        self.expansion_method = _choice(expansion_method, "expansion_method",
+                                        ("greedy_minimization", "greedy_expansion"))
+        if initial_simplex is not None:
+            try:
+                simplex = _np.asarray(initial_simplex, dtype=float)
+            except (TypeError, ValueError) as error:
+                raise TypeError("initial_simplex must be n + 1 vertices of n floats each") from error
+            if simplex.ndim != 2 or simplex.shape[1] < 1 or simplex.shape[0] != simplex.shape[1] + 1:
+                raise ValueError(f"initial_simplex must have dimension + 1 vertices of equal length, got shape "
+                                 f"{simplex.shape}")
+            if not _np.all(_np.isfinite(simplex)):
+                raise ValueError("initial_simplex vertices must be finite")
+            initial_simplex = simplex.tolist()
+        self.initial_simplex = initial_simplex
+        self.parameter_names = _names(parameter_names)
+
+    def __repr__(self) -> str:
+        return (f"NelderMeadConfig(reflection={self.reflection}, expansion={self.expansion}, "
+                f"contraction={self.contraction}, shrink={self.shrink}, initial_step={self.initial_step}, "
+                f"initial_zero_step={self.initial_zero_step}, expansion_method={self.expansion_method!r}, "
+                f"initial_simplex={self.initial_simplex!r})")
+
+
+class _Tolerance:
+    """A ganesh L-BFGS-B terminator: a positive, finite ``eps_abs``."""
+
+    def __init__(self, eps_abs: float) -> None:
+        self.eps_abs = _positive_finite(_real(eps_abs, "eps_abs"), "eps_abs")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(eps_abs={self.eps_abs})"
+
+
+class LBFGSBFTerminator(_Tolerance):
+    """Stops L-BFGS-B when a step changes the value by less than ``eps_abs`` (absolute). Given
+    to ``fit``, it replaces laddu-cpp's relative value-change rule."""
+
+    def __init__(self, *, eps_abs: float = _math.sqrt(_EPSILON)) -> None:
+        super().__init__(eps_abs)
+
+
+class LBFGSBGTerminator(_Tolerance):
+    """Stops L-BFGS-B when the gradient's Euclidean norm is below ``eps_abs``. Given to ``fit``,
+    it (with any LBFGSBInfNormGTerminator) replaces laddu-cpp's projected-gradient rule."""
+
+    def __init__(self, *, eps_abs: float = _math.cbrt(_EPSILON)) -> None:
+        super().__init__(eps_abs)
+
+
+class LBFGSBInfNormGTerminator(_Tolerance):
+    """Stops L-BFGS-B when the projected gradient's largest component is below ``eps_abs``
+    (laddu-cpp's default rule, there with 1e-6)."""
+
+    def __init__(self, *, eps_abs: float = _math.cbrt(_EPSILON)) -> None:
+        super().__init__(eps_abs)
+
+
+class NelderMeadFTerminator:
+    """Stops Nelder-Mead on the vertex values: ``kind`` "stddev" (their standard deviation),
+    "absolute" (f_worst − f_best) or "amoeba" (2 (f_worst − f_best) / (|f_worst| + |f_best|)) at
+    most ``tolerance``."""
+
+    def __init__(self, *, kind: str = "stddev", tolerance: float = _EPSILON ** 0.25) -> None:
+        self.kind = _choice(kind, "kind", ("amoeba", "absolute", "stddev"))
+        self.tolerance = _positive_finite(_real(tolerance, "tolerance"), "tolerance")
+
+    def __repr__(self) -> str:
+        return f"NelderMeadFTerminator(kind={self.kind!r}, tolerance={self.tolerance})"
+
+
+class NelderMeadXTerminator:
+    """Stops Nelder-Mead on the vertices: ``kind`` "diameter" (largest ∞-norm distance from the
+    best vertex), "higham" (largest 1-norm distance / max(1, ‖best‖₁)), "rowan" (‖worst − best‖₂
+    relative to the start simplex's) or "singer" (volume relative to the start simplex, against
+    toleranceⁿ) at most ``tolerance``."""
+
+    def __init__(self, *, kind: str = "singer", tolerance: float = _EPSILON ** 0.25) -> None:
+        self.kind = _choice(kind, "kind", ("diameter", "higham", "rowan", "singer"))
+        self.tolerance = _positive_finite(_real(tolerance, "tolerance"), "tolerance")
+
+    def __repr__(self) -> str:
+        return f"NelderMeadXTerminator(kind={self.kind!r}, tolerance={self.tolerance})"
 
 
 class MigradConfig:

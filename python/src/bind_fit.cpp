@@ -24,6 +24,7 @@
 
 #include "bindings.hpp"
 #include "conversions.hpp"
+#include "fit_config.hpp"
 #include "ganesh_callbacks.hpp"
 
 namespace py = pybind11;
@@ -65,10 +66,6 @@ std::vector<double> start_values(const likelihood::Likelihood& likelihood,
     return values;
 }
 
-// laddu's fit(config=, terminators=) on top of method=/max_steps=/progress=: a config names
-// its method (ld.ganesh.LBFGSBConfig(), NelderMeadConfig(), MigradConfig()); a terminator with
-// steps (ld.ganesh.MaxSteps(n)) caps the iterations; any other terminator is a callable
-// progress(iteration, value, x) that returns False to stop.
 // A fit's status line for ganesh's callbacks (terminators, observers): the objective and point.
 std::string status_text(const fit::Progress& p) {
     std::string text = fmt::format("fx={:.12g} x=[", p.value);
@@ -78,17 +75,33 @@ std::string status_text(const fit::Progress& p) {
     return text + "]";
 }
 
-fit::FitOptions make_options(std::string method, std::size_t max_steps,
-                             const std::optional<py::function>& progress,
+// laddu's fit(config=, terminators=) on top of method=/max_steps=/progress=: a config names
+// its method (ld.ganesh.LBFGSBConfig(), NelderMeadConfig(), MigradConfig()) and carries its
+// options (fit_config.hpp); MaxSteps(n) caps the iterations; the L-BFGS-B and Nelder-Mead
+// terminators of ld.ganesh set the minimiser's stopping rules; any other terminator is a
+// callable (step, StatusSnapshot) -> bool, True to stop.
+fit::FitOptions make_options(const likelihood::Likelihood& likelihood, std::string method,
+                             std::size_t max_steps, const std::optional<py::function>& progress,
                              const py::object& config = py::none(),
                              const py::object& terminators = py::none(),
                              const py::object& observers = py::none()) {
+    fit::FitOptions options;
     if (!config.is_none()) {
         if (!py::hasattr(config, "method")) {
             throw py::type_error("config must be an ld.ganesh config (LBFGSBConfig, "
-                                 "NelderMeadConfig or MigradConfig)");
+                                 "NelderMeadConfig or MigradConfig), got " +
+                                 python_type_name(config));
         }
         method = cast_arg<std::string>(config.attr("method"), "config.method", "a str");
+    }
+    options.minimizer.method = parse_method(method);
+    if (!config.is_none()) {
+        const py::module_ ganesh = py::module_::import("laddu_cpp.ganesh");
+        if (py::isinstance(config, ganesh.attr("LBFGSBConfig"))) {
+            read_lbfgsb_config(config, likelihood, options);
+        } else if (py::isinstance(config, ganesh.attr("NelderMeadConfig"))) {
+            read_nelder_mead_config(config, likelihood, options);
+        }
     }
 
     // ganesh's callbacks: terminators (step, StatusSnapshot) -> bool (True stops) and
@@ -104,7 +117,18 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
         callbacks->progress.push_back(*progress);
     }
     if (!terminators.is_none()) {
-        for (const py::handle t : terminators) {
+        if (!py::isinstance<py::sequence>(terminators) || py::isinstance<py::str>(terminators)) {
+            throw py::type_error("terminators must be a sequence (list) of ld.ganesh terminators "
+                                 "or callables, got " +
+                                 python_type_name(terminators));
+        }
+        const auto sequence = py::reinterpret_borrow<py::sequence>(terminators);
+        bool gradient_rule_replaced = false;
+        for (std::size_t i = 0; i < sequence.size(); ++i) {
+            const py::object t = sequence[i];
+            if (read_minimizer_terminator(t, options, gradient_rule_replaced)) {
+                continue;
+            }
             if (py::hasattr(t, "steps")) {
                 max_steps = std::min(max_steps,
                                      cast_arg<std::size_t>(t.attr("steps"), "a terminator's steps",
@@ -112,16 +136,16 @@ fit::FitOptions make_options(std::string method, std::size_t max_steps,
             } else if (PyCallable_Check(t.ptr()) != 0) {
                 callbacks->terminators.push_back(py::reinterpret_borrow<py::object>(t));
             } else {
-                throw py::type_error("a terminator is ld.ganesh.MaxSteps(n) or a callable "
-                                     "(step, StatusSnapshot) -> bool");
+                throw py::type_error("a terminator is ld.ganesh.MaxSteps(n), an L-BFGS-B or "
+                                     "Nelder-Mead terminator of ld.ganesh, or a callable "
+                                     "(step, StatusSnapshot) -> bool; got " +
+                                     python_type_name(t));
             }
         }
     }
     if (!observers.is_none()) {
         callbacks->observers = ganesh_observers(observers);
     }
-    fit::FitOptions options;
-    options.minimizer.method = parse_method(method);
     options.minimizer.max_iterations = max_steps;
     if (!callbacks->progress.empty() || !callbacks->terminators.empty() ||
         !callbacks->observers.empty()) {
@@ -233,7 +257,7 @@ void bind_fit(py::module_& module) {
            const py::object& config, const py::object& terminators, const py::object& observers) {
             const std::vector<double> start = start_values(self, initial);
             const fit::FitOptions options =
-                make_options(method, max_steps, progress, config, terminators, observers);
+                make_options(self, method, max_steps, progress, config, terminators, observers);
             const py::gil_scoped_release release;
             return fit::fit(self, start, options);
         },
@@ -326,7 +350,7 @@ void bind_fit(py::module_& module) {
                                                seed + static_cast<std::uint64_t>(k) *
                                                           0x9E3779B97F4A7C15ULL);
                 const fit::FitOptions options =
-                    make_options(method, 5000, std::nullopt, config, terminators);
+                    make_options(self, method, 5000, std::nullopt, config, terminators);
                 const py::gil_scoped_release release;
                 fits.push_back(fit::fit(self, start, options));
             }

@@ -175,7 +175,15 @@ Objective objective_of(const likelihood::Likelihood& likelihood) {
 
 FitResult fit(const likelihood::Likelihood& likelihood, std::span<const double> start,
               const FitOptions& options) {
-    return fit(objective_of(likelihood), likelihood.parameter_names(), start, options);
+    Objective objective = objective_of(likelihood);
+    if (!options.bounds.empty()) {
+        if (options.bounds.size() != objective.dimension) {
+            throw FitError(fmt::format("FitOptions::bounds has {} intervals for {} parameters",
+                                       options.bounds.size(), objective.dimension));
+        }
+        objective.bounds = options.bounds;
+    }
+    return fit(objective, likelihood.parameter_names(), start, options);
 }
 
 RestartResult fit_restarts(const likelihood::Likelihood& likelihood, std::span<const double> start,

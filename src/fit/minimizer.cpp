@@ -6,6 +6,7 @@
 #include <numbers>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -89,6 +90,10 @@ MinimizerResult lbfgsb(const Objective& objective, std::vector<double> x,
     while (true) {
         const std::vector<bool> active = active_set(x, current.gradient, box);
         const double projected_norm = projected_gradient_norm(current.gradient, active);
+        if (std::sqrt(dot(current.gradient, current.gradient)) < options.gradient_norm_tolerance &&
+            stop(result, Termination::kGradient)) {
+            break;  // ganesh's LBFGSBGTerminator: the full gradient's 2-norm
+        }
         if (stop_before_step(options, result, projected_norm)) {
             break;
         }
@@ -98,8 +103,11 @@ MinimizerResult lbfgsb(const Objective& objective, std::vector<double> x,
             d = lbfgs_direction(current.gradient, active, pairs);
         }
         // The first step of a fresh memory moves by at most 1 in the infinity norm.
-        const double step = pairs.empty() ? std::min(1.0, 1.0 / projected_norm) : 1.0;
-        std::optional<Step> next = projected_line_search(f, box, x, current, d, step);
+        const double step =
+            std::min(pairs.empty() ? std::min(1.0, 1.0 / projected_norm) : 1.0, options.max_step);
+        std::optional<Step> next = options.line_search.kind == LineSearchKind::kBacktracking
+                                       ? projected_line_search(f, box, x, current, d, step)
+                                       : wolfe_line_search(f, box, x, current, d, step, options);
         if (!next) {
             if (pairs.empty()) {
                 stop(result, Termination::kLineSearchFailed);
@@ -122,153 +130,6 @@ MinimizerResult lbfgsb(const Objective& objective, std::vector<double> x,
     return result;
 }
 
-namespace {
-
-// The simplex of nelder_mead(): n + 1 vertices in the box and their values.
-class Simplex {
-public:
-    Simplex(const Counted& f, const Box& box, const std::vector<double>& x, double size)
-        : f_(f), box_(box), n_(x.size()) {
-        vertices_.push_back(x);
-        values_.push_back(f.value(x));
-        for (std::size_t k = 0; k < n_; ++k) {
-            std::vector<double> v = x;
-            const double h = size * std::max(1.0, std::abs(x[k]));
-            v[k] = (v[k] + h <= box.upper[k]) ? v[k] + h : v[k] - h;
-            box.project(v);
-            values_.push_back(f.try_value(v));
-            vertices_.push_back(std::move(v));
-        }
-        order_.resize(n_ + 1);
-    }
-
-    // Sorts the vertices by value (order_[0] the best).
-    void sort() {
-        std::iota(order_.begin(), order_.end(), std::size_t{0});
-        std::stable_sort(order_.begin(), order_.end(),
-                         [&](std::size_t a, std::size_t b) { return values_[a] < values_[b]; });
-    }
-
-    // The spread of the vertices in x (∞-norm) is below x_tol and in value below f_tol.
-    [[nodiscard]] bool small(double x_tol, double f_tol) const {
-        const std::vector<double>& best = vertices_[order_.front()];
-        double spread = 0.0;
-        for (const auto& v : vertices_) {
-            for (std::size_t k = 0; k < n_; ++k) {
-                spread = std::max(spread, std::abs(v[k] - best[k]));
-            }
-        }
-        return spread <= x_tol &&
-               small_change(values_[order_.front()], values_[order_.back()], f_tol);
-    }
-
-    // One reflection / expansion / contraction / shrink step (on a sorted simplex).
-    void step() {
-        const std::size_t best = order_.front();
-        const std::size_t worst = order_.back();
-        std::vector<double> centroid(n_, 0.0);
-        for (std::size_t i = 0; i < n_; ++i) {
-            for (std::size_t k = 0; k < n_; ++k) {
-                centroid[k] += vertices_[order_[i]][k] / static_cast<double>(n_);
-            }
-        }
-        std::vector<double> reflected = towards(centroid, vertices_[worst], -1.0);
-        const double fr = f_.try_value(reflected);
-        if (fr < values_[best]) {
-            std::vector<double> expanded = towards(centroid, vertices_[worst], -2.0);
-            const double fe = f_.try_value(expanded);
-            fe < fr ? replace(worst, std::move(expanded), fe)
-                    : replace(worst, std::move(reflected), fr);
-        } else if (fr < values_[order_[n_ - 1]]) {
-            replace(worst, std::move(reflected), fr);
-        } else {
-            const bool outside = fr < values_[worst];
-            std::vector<double> contracted =
-                towards(centroid, vertices_[worst], outside ? -0.5 : 0.5);
-            const double fc = f_.try_value(contracted);
-            fc < std::min(fr, values_[worst]) ? replace(worst, std::move(contracted), fc)
-                                              : shrink();
-        }
-    }
-
-    // The index of the lowest vertex (the simplex need not be sorted).
-    [[nodiscard]] std::size_t lowest() const {
-        return static_cast<std::size_t>(std::min_element(values_.begin(), values_.end()) -
-                                        values_.begin());
-    }
-
-    [[nodiscard]] const std::vector<double>& vertex(std::size_t i) const { return vertices_[i]; }
-
-    [[nodiscard]] double value(std::size_t i) const { return values_[i]; }
-
-private:
-    std::vector<double> towards(const std::vector<double>& centroid,
-                                const std::vector<double>& worst, double t) const {
-        std::vector<double> p(n_);
-        for (std::size_t k = 0; k < n_; ++k) {
-            p[k] = centroid[k] + t * (worst[k] - centroid[k]);
-        }
-        box_.project(p);
-        return p;
-    }
-
-    void replace(std::size_t i, std::vector<double> v, double value) {
-        vertices_[i] = std::move(v);
-        values_[i] = value;
-    }
-
-    void shrink() {
-        const std::vector<double>& best = vertices_[order_.front()];
-        for (std::size_t i = 1; i <= n_; ++i) {
-            std::vector<double>& v = vertices_[order_[i]];
-            for (std::size_t k = 0; k < n_; ++k) {
-                v[k] = best[k] + 0.5 * (v[k] - best[k]);
-            }
-            values_[order_[i]] = f_.try_value(v);
-        }
-    }
-
-    const Counted& f_;
-    const Box& box_;
-    std::size_t n_;
-    std::vector<std::vector<double>> vertices_;
-    std::vector<double> values_;
-    std::vector<std::size_t> order_;
-};
-
-}  // namespace
-
-MinimizerResult nelder_mead(const Objective& objective, std::vector<double> x,
-                            const MinimizerOptions& options) {
-    MinimizerResult result;
-    const Counted f(objective, result);
-    const Box box = box_of(objective);
-    box.project(x);
-    Simplex simplex(f, box, x, options.initial_simplex);
-    while (true) {
-        simplex.sort();
-        if (simplex.small(options.simplex_tolerance, options.value_tolerance) &&
-            stop(result, Termination::kSimplexSize)) {
-            break;
-        }
-        if (result.iterations >= options.max_iterations &&
-            stop(result, Termination::kMaxIterations)) {
-            break;
-        }
-        ++result.iterations;
-        simplex.step();
-        const std::size_t best = simplex.lowest();
-        if (!report(options, result, simplex.value(best), simplex.vertex(best)) &&
-            stop(result, Termination::kStopped)) {
-            break;
-        }
-    }
-    const std::size_t best = simplex.lowest();
-    result.x = simplex.vertex(best);
-    result.value = simplex.value(best);
-    return result;
-}
-
 }  // namespace detail
 
 const char* termination_name(Termination termination) noexcept {
@@ -279,6 +140,8 @@ const char* termination_name(Termination termination) noexcept {
         return "value change below tolerance";
     case Termination::kSimplexSize:
         return "simplex size below tolerance";
+    case Termination::kSimplexValues:
+        return "simplex values within tolerance";
     case Termination::kDistanceToMinimum:
         return "estimated distance to minimum below tolerance";
     case Termination::kMaxIterations:
@@ -292,6 +155,43 @@ const char* termination_name(Termination termination) noexcept {
 }
 
 namespace {
+
+// FitError unless the options are in the ranges ganesh accepts.
+void check_options(const MinimizerOptions& options, std::size_t n) {
+    const auto require = [](bool ok, const char* what) {
+        if (!ok) {
+            throw FitError(std::string("invalid minimizer option: ") + what);
+        }
+    };
+    require(options.memory >= 1, "memory must be at least 1");
+    require(std::isfinite(options.max_step) && options.max_step > 0.0,
+            "max_step must be finite and positive");
+    const LineSearchOptions& ls = options.line_search;
+    require(ls.c1 > 0.0 && ls.c1 < ls.c2 && ls.c2 < 1.0, "line search needs 0 < c1 < c2 < 1");
+    require(ls.delta > 0.0 && ls.delta < ls.sigma && ls.sigma < 1.0,
+            "line search needs 0 < delta < sigma < 1");
+    require(ls.epsilon > 0.0 && ls.theta > 0.0 && ls.theta < 1.0 && ls.gamma > 0.0 &&
+                ls.gamma < 1.0,
+            "line search needs epsilon > 0 and theta, gamma in (0, 1)");
+    const NelderMeadOptions& nm = options.nelder_mead;
+    require(nm.reflection > 0.0 && nm.expansion > 1.0 && nm.expansion > nm.reflection,
+            "Nelder-Mead needs reflection > 0 and expansion > max(1, reflection)");
+    require(nm.contraction > 0.0 && nm.contraction < 1.0 && nm.shrink > 0.0 && nm.shrink < 1.0,
+            "Nelder-Mead needs contraction and shrink in (0, 1)");
+    require(std::isfinite(nm.initial_step) && nm.initial_step >= 0.0 &&
+                std::isfinite(nm.initial_zero_step) && nm.initial_zero_step > 0.0,
+            "Nelder-Mead needs initial_step >= 0 and initial_zero_step > 0, both finite");
+    require(nm.vertices.empty() || nm.vertices.size() == n + 1,
+            "Nelder-Mead's initial simplex needs dimension + 1 vertices");
+    for (const std::vector<double>& v : nm.vertices) {
+        require(v.size() == n && std::all_of(v.begin(), v.end(),
+                                             [](double value) { return std::isfinite(value); }),
+                "each vertex of Nelder-Mead's initial simplex needs dimension finite values");
+    }
+    for (const SimplexTerminator& rule : nm.terminators) {
+        require(rule.tolerance > 0.0, "a Nelder-Mead terminator needs a positive tolerance");
+    }
+}
 
 MinimizerResult dispatch(const Objective& objective, std::vector<double> x,
                          const MinimizerOptions& options) {
@@ -329,6 +229,7 @@ MinimizerResult minimize(const Objective& objective, std::span<const double> sta
                 fmt::format("start value {} is {}; start from finite values", k, start[k]));
         }
     }
+    check_options(options, objective.dimension);
     MinimizerOptions outer = options;
     if (options.progress) {
         // Adds the best value so far and the elapsed time to what the minimisers report.
@@ -360,6 +261,9 @@ MinimizerResult minimize(const Objective& objective, std::span<const double> sta
         }
     }
     MinimizerOptions inner_options = outer;
+    for (std::vector<double>& v : inner_options.nelder_mead.vertices) {
+        v = transform.to_internal(v);  // given in the parameters, as ganesh's initial_simplex
+    }
     if (outer.progress) {
         inner_options.progress = [&](const Progress& p) {
             const std::vector<double> x = transform.to_external(p.x);

@@ -130,7 +130,7 @@ inline double projected_gradient_norm(const std::vector<double>& g,
 /// True for the terminations that mean convergence.
 inline bool is_convergence(Termination termination) {
     return termination == Termination::kGradient || termination == Termination::kValueChange ||
-           termination == Termination::kSimplexSize ||
+           termination == Termination::kSimplexSize || termination == Termination::kSimplexValues ||
            termination == Termination::kDistanceToMinimum;
 }
 
@@ -160,7 +160,8 @@ inline bool stop_after_step(const MinimizerOptions& options, MinimizerResult& re
     if (!report(options, result, after, x)) {
         return stop(result, Termination::kStopped);
     }
-    if (small_change(before, after, options.value_tolerance)) {
+    if (small_change(before, after, options.value_tolerance) ||
+        std::abs(before - after) < options.value_change_tolerance) {
         return stop(result, Termination::kValueChange);
     }
     return false;
@@ -196,6 +197,13 @@ inline std::optional<Step> projected_line_search(const Counted& f, const Box& bo
     }
     return std::nullopt;
 }
+
+/// The strong-Wolfe searches of options.line_search (line_search.cpp) along d from x, with the
+/// first trial at `step`, on the feasible part of d, α <= options.max_step; nullopt on failure.
+std::optional<Step> wolfe_line_search(const Counted& f, const Box& box,
+                                      const std::vector<double>& x,
+                                      const runtime::Evaluation& current, std::vector<double> d,
+                                      double step, const MinimizerOptions& options);
 
 /// The projected L-BFGS minimiser (minimizer.cpp).
 MinimizerResult lbfgsb(const Objective& objective, std::vector<double> x,

@@ -9,9 +9,9 @@ wrong dtype or shape, dicts with bad keys, objects whose __float__ or __iter__ r
 The calls run in forked children, a batch per child, so a segfault or an abort ends only the
 child; the parent names the call that was running. A call that runs longer than --timeout is a
 hang. The acceptable outcomes are a return value, or one of TypeError, ValueError,
-OverflowError, KeyError, IndexError, a laddu_cpp error (except InternalError, which means a bug)
-or the exception a hostile argument raised itself. Two more checks catch silent acceptance: a
-negative count (n, samples, threads, l, ...) and a NaN setting (fractions, bounds, masses of
+OverflowError, KeyError, IndexError, OSError (an unwritable output path), a laddu_cpp error
+(except InternalError, which means a bug) or the exception a hostile argument raised itself.
+Two more checks catch silent acceptance: a negative count (n, samples, threads, l, ...) and a NaN setting (fractions, bounds, masses of
 NBodyPhaseSpace, ...) must not be accepted.
 
 Call i is a function of (seed, i) only, so ``--replay I --seed S`` rebuilds and runs exactly the
@@ -91,7 +91,8 @@ NO_NAN = {
     "range",
 }
 
-ALLOWED = (TypeError, ValueError, OverflowError, KeyError, IndexError)
+# OSError: an output path that cannot be written (a hostile 300-character name), as open() raises.
+ALLOWED = (TypeError, ValueError, OverflowError, KeyError, IndexError, OSError)
 
 
 class Boom(Exception):

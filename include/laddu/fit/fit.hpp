@@ -21,6 +21,9 @@ namespace laddu::fit {
 struct FitOptions {
     MinimizerOptions minimizer;
     bool uncertainties = true;  ///< compute the Hessian and covariance at the minimum
+    /// Likelihood fits: one interval per parameter replacing the parameters' bounds in this
+    /// fit (ganesh's LBFGSBConfig bounds), or empty for the parameters' own.
+    std::vector<expr::Bounds> bounds;
 };
 
 /// The outcome of a fit. A fit that did not converge is a result with converged = false.

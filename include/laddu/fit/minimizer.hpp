@@ -1,18 +1,24 @@
 // laddu/fit/minimizer.hpp: bounded minimisers of a scalar objective with an exact gradient.
 //
-// Two methods, written here rather than taken from NLopt so that termination reasons,
+// Three methods, written here rather than taken from NLopt so that termination reasons,
 // evaluation counts and the progress callback are ours and no dependency is added:
 //  - kLbfgsb: a projected L-BFGS with box bounds. Each iteration fixes the variables sitting on
 //    a bound whose gradient pushes outwards, builds the two-loop L-BFGS direction on the free
-//    ones, and backtracks along the projected path P(x + αd) until the Armijo condition holds
-//    (a failed search restarts once from the projected steepest descent). Curvature pairs
+//    ones, and searches along it (by default backtracking along the projected path P(x + αd)
+//    until the Armijo condition holds, see LineSearchOptions; a failed search restarts once
+//    from the projected steepest descent). Curvature pairs
 //    with s·y <= 0 are skipped, so the inverse-Hessian model stays positive definite.
 //  - kVariableMetric: MIGRAD-style dense BFGS: the full inverse-Hessian estimate H is updated
 //    every step, the same projected backtracking search is used, and it also stops when the
 //    estimated distance to the minimum, EDM = ½ gᵀ H g, is below edm_tolerance. The final H
 //    is returned (an approximate covariance, as MIGRAD's).
-//  - kNelderMead: the simplex method (reflection 1, expansion 2, contraction ½, shrink ½);
-//    gradients are not used.
+//  - kNelderMead: the simplex method (Nelder & Mead 1965; coefficients, start simplex,
+//    expansion rule and stopping rules in NelderMeadOptions); gradients are not used.
+// L-BFGS-B's line search is chosen in LineSearchOptions: the projected backtracking above
+// (default), a strong-Wolfe search with bisection zoom (ganesh's MoreThuenteLineSearch,
+// Nocedal & Wright 2006 Alg. 3.5/3.6 after Moré & Thuente 1994) or Hager & Zhang's 2006
+// approximate-Wolfe secant search; the Wolfe searches move along the feasible segment of the
+// direction (components leaving the box are dropped) and stop at its end.
 // Bounds: L-BFGS-B projects onto its box natively. The variable metric and Nelder-Mead
 // minimise over MINUIT-style internal parameters (fit/transform.hpp) that map into the bounds,
 // so they never evaluate outside them and end exactly on a bound when the minimum lies beyond
@@ -60,8 +66,9 @@ enum class Method : std::uint8_t {
 /// Why a minimisation stopped.
 enum class Termination : std::uint8_t {
     kGradient,           ///< projected-gradient infinity norm below gradient_tolerance
-    kValueChange,        ///< relative change of the value below value_tolerance
-    kSimplexSize,        ///< Nelder-Mead simplex smaller than simplex_tolerance
+    kValueChange,        ///< value change below value_tolerance or value_change_tolerance
+    kSimplexSize,        ///< Nelder-Mead simplex smaller than simplex_tolerance (or a point test)
+    kSimplexValues,      ///< Nelder-Mead: a SimplexTerminator on the vertex values was met
     kDistanceToMinimum,  ///< variable metric: EDM = ½ gᵀ H g below edm_tolerance
     kMaxIterations,      ///< max_iterations reached (not converged)
     kLineSearchFailed,   ///< no descent step found (not converged)
@@ -84,17 +91,88 @@ struct Progress {
 /// Called after every iteration; return false to stop the minimisation (Termination::kStopped).
 using ProgressCallback = std::function<bool(const Progress&)>;
 
+/// The line search of kLbfgsb.
+enum class LineSearchKind : std::uint8_t {
+    kBacktracking,  ///< projected Armijo backtracking, halving up to 60 times (default)
+    kMoreThuente,   ///< strong Wolfe: extrapolation, then bisection zoom (ganesh's MoreThuente)
+    kHagerZhang,    ///< Hager & Zhang (2006): approximate Wolfe, secant² and bisection
+};
+
+/// Settings of the L-BFGS-B line search (ganesh's names and defaults).
+struct LineSearchOptions {
+    LineSearchKind kind = LineSearchKind::kBacktracking;
+    double c1 = 1e-4;  ///< Moré-Thuente: sufficient decrease, 0 < c1 < c2
+    double c2 = 0.9;   ///< Moré-Thuente: curvature, c2 < 1
+    /// Moré-Thuente: extrapolation steps; Hager-Zhang: bracket updates.
+    std::size_t max_iterations = 20;
+    std::size_t max_zoom = 20;     ///< Moré-Thuente: bisections of the bracket
+    double delta = 0.1;            ///< Hager-Zhang: sufficient decrease, 0 < delta < sigma
+    double sigma = 0.9;            ///< Hager-Zhang: curvature, sigma < 1
+    double epsilon = 1e-6;         ///< Hager-Zhang: approximate-Wolfe slack, ε · |f(x)|
+    double theta = 0.5;            ///< Hager-Zhang: bisection point in (0, 1)
+    double gamma = 0.66;           ///< Hager-Zhang: bracket shrink that avoids a bisection
+    std::size_t max_bisects = 50;  ///< Hager-Zhang: bisections per bracket update
+};
+
+/// Which trial point replaces the worst vertex after a successful expansion.
+enum class SimplexExpansion : std::uint8_t {
+    kGreedyMinimization,  ///< the better of the reflected and the expanded point (default)
+    kGreedyExpansion,     ///< the expanded point, whenever the reflection beat the best vertex
+};
+
+/// A stopping rule of Nelder-Mead (ganesh's NelderMeadFTerminator / NelderMeadXTerminator).
+enum class SimplexCriterion : std::uint8_t {
+    kValueStdDev,    ///< standard deviation of the vertex values <= tolerance
+    kValueAbsolute,  ///< f_worst − f_best <= tolerance
+    kValueAmoeba,    ///< 2 (f_worst − f_best) / (|f_worst| + |f_best|) <= tolerance
+    kPointDiameter,  ///< max over vertices of ‖v − best‖∞ <= tolerance
+    kPointHigham,    ///< max ‖v − best‖₁ / max(1, ‖best‖₁) <= tolerance
+    kPointRowan,     ///< ‖worst − best‖₂ <= tolerance · the same at the start
+    kPointSinger,    ///< volume relative to the start (from the moves' factors) <= toleranceⁿ
+};
+
+/// One Nelder-Mead stopping rule and its tolerance.
+struct SimplexTerminator {
+    SimplexCriterion criterion = SimplexCriterion::kValueStdDev;
+    double tolerance = 1.220703125e-4;  ///< ganesh's default, ε^¼
+};
+
+/// Settings of kNelderMead (Nelder & Mead 1965; ganesh's names).
+struct NelderMeadOptions {
+    double reflection = 1.0;   ///< α > 0
+    double expansion = 2.0;    ///< β > max(1, α)
+    double contraction = 0.5;  ///< γ in (0, 1)
+    double shrink = 0.5;       ///< δ in (0, 1)
+    SimplexExpansion expansion_method = SimplexExpansion::kGreedyMinimization;
+    /// > 0: ganesh's start simplex, vertex k moves x_k to x_k (1 + initial_step), or to
+    /// initial_zero_step when x_k = 0; 0: MinimizerOptions::initial_simplex's absolute steps.
+    double initial_step = 0.0;
+    double initial_zero_step = 0.00025;
+    /// n + 1 start vertices (external parameters, each of size n), or empty.
+    std::vector<std::vector<double>> vertices;
+    /// Non-empty: these rules replace simplex_tolerance / value_tolerance; any one met stops.
+    std::vector<SimplexTerminator> terminators;
+};
+
 /// Options of minimize().
 struct MinimizerOptions {
     Method method = Method::kLbfgsb;
     std::size_t max_iterations = 5000;
     std::size_t memory = 10;           ///< L-BFGS curvature pairs kept
-    double gradient_tolerance = 1e-6;  ///< on the projected gradient's infinity norm
-    double value_tolerance = 1e-12;    ///< |Δf| <= tol · max(1, |f|)
-    double simplex_tolerance = 1e-9;   ///< Nelder-Mead: vertex spread in x (∞-norm)
-    double edm_tolerance = 1e-12;      ///< variable metric: on ½ gᵀ H g (free variables)
-    double initial_simplex = 0.1;      ///< Nelder-Mead: step · max(1, |x_k|) per axis
-    ProgressCallback progress;         ///< optional
+    double gradient_tolerance = 1e-6;  ///< on the projected gradient's infinity norm (< 0: off)
+    double value_tolerance = 1e-12;    ///< |Δf| <= tol · max(1, |f|) (< 0: off)
+    /// Gradient methods, ganesh's LBFGSBFTerminator: |Δf| < this after a step (<= 0: off).
+    double value_change_tolerance = 0.0;
+    /// L-BFGS-B, ganesh's LBFGSBGTerminator: ‖∇f‖₂ < this (<= 0: off).
+    double gradient_norm_tolerance = 0.0;
+    /// L-BFGS-B: the line-search step α (a multiple of the direction) is at most this.
+    double max_step = 1e8;
+    LineSearchOptions line_search;    ///< L-BFGS-B's line search
+    double simplex_tolerance = 1e-9;  ///< Nelder-Mead: vertex spread in x (∞-norm)
+    double edm_tolerance = 1e-12;     ///< variable metric: on ½ gᵀ H g (free variables)
+    double initial_simplex = 0.1;     ///< Nelder-Mead: step · max(1, |x_k|) per axis
+    NelderMeadOptions nelder_mead;    ///< Nelder-Mead's coefficients and stopping rules
+    ProgressCallback progress;        ///< optional
 };
 
 /// The outcome of minimize().
