@@ -16,7 +16,7 @@
 #include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
-#include <laddu/data/parquet.hpp>
+#include <laddu/data/read_events.hpp>
 #include <laddu/fit/bootstrap.hpp>
 #include <laddu/likelihood/cross_section.hpp>
 #include <laddu/likelihood/nll.hpp>
@@ -43,9 +43,9 @@ constexpr const char* kCrossSectionUsage =
     "MC, the observed cross section N_obs I_gen / (L I_acc) in total and per tagged wave (a\n"
     "wave keeps the full model's I_acc), the acceptance I_acc / I_gen, the acceptance-corrected\n"
     "yield, and with --extended the fitted cross section I_gen / L.\n"
-    "  --data FILE...       data Parquet files or globs\n"
-    "  --accepted FILE...   accepted-MC Parquet files or globs\n"
-    "  --generated FILE...  generated-MC Parquet files or globs (the thrown sample the\n"
+    "  --data FILE...       data Parquet or ROOT files or globs\n"
+    "  --accepted FILE...   accepted-MC Parquet or ROOT files or globs\n"
+    "  --generated FILE...  generated-MC Parquet or ROOT files or globs (the thrown sample the\n"
     "                       accepted MC was selected from)\n"
     "  --luminosity L       integrated luminosity (the cross sections are in events / L's unit)\n"
     "  --params P           the parameters: `laddu-cpp fit --json` output or name=value,...\n"
@@ -275,10 +275,9 @@ int cross_section(std::span<const std::string_view> args) {
         const Options o = parse(args);
         const ModelFile file = load_model(o.model);
         const ModelPoint point = apply_params(file.model, o.params);
-        const data::Dataset data = data::read_parquet(std::span<const std::string>(o.data));
-        const data::Dataset accepted = data::read_parquet(std::span<const std::string>(o.accepted));
-        const data::Dataset generated =
-            data::read_parquet(std::span<const std::string>(o.generated));
+        const data::Dataset data = data::read_events(o.data);
+        const data::Dataset accepted = data::read_events(o.accepted);
+        const data::Dataset generated = data::read_events(o.generated);
         std::shared_ptr<const likelihood::UnbinnedNll> term;
         if (o.extended) {
             term =

@@ -11,7 +11,7 @@
 
 #include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
-#include <laddu/data/parquet.hpp>
+#include <laddu/data/read_events.hpp>
 #include <laddu/fit/fit.hpp>
 #include <laddu/fit/fit_fraction.hpp>
 #include <laddu/likelihood/likelihood.hpp>
@@ -34,8 +34,8 @@ constexpr const char* kFitUsage =
     "negative log-likelihood normalised over the accepted Monte Carlo (L-BFGS-B, exact\n"
     "gradients), and prints the fit table (values and uncertainties from the Hessian) and the\n"
     "fit fractions of the model's tagged amplitudes. A live progress line goes to stderr.\n"
-    "  --data FILE...      data Parquet files or globs (several allowed)\n"
-    "  --accepted FILE...  accepted-MC Parquet files or globs\n"
+    "  --data FILE...      data Parquet or ROOT files or globs (several allowed)\n"
+    "  --accepted FILE...  accepted-MC Parquet or ROOT files or globs\n"
     "  --json OUT          also write the result as JSON (parameters, fixed, fit_fractions,\n"
     "                      covariance); --params accepts this file\n"
     "  --starts K          fits from K starts (the first at the start values, then seeded\n"
@@ -140,8 +140,8 @@ int fit(std::span<const std::string_view> args) {
         if (point.free_values.empty()) {
             throw ModelError(fmt::format("{} has no free parameters to fit", file.source));
         }
-        const data::Dataset data = data::read_parquet(std::span<const std::string>(o.data));
-        const data::Dataset accepted = data::read_parquet(std::span<const std::string>(o.accepted));
+        const data::Dataset data = data::read_events(o.data);
+        const data::Dataset accepted = data::read_events(o.accepted);
         std::shared_ptr<likelihood::UnbinnedNll> nll;
         if (o.extended) {
             nll =

@@ -13,7 +13,7 @@
 #include <laddu/base/assert.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
-#include <laddu/data/parquet.hpp>
+#include <laddu/data/read_events.hpp>
 #include <laddu/expr/print.hpp>
 #include <laddu/expr/traversal.hpp>
 #include <laddu/ir/print.hpp>
@@ -37,7 +37,7 @@ constexpr const char* kInspectUsage =
     "  ir          the precompute and evaluate IR programs\n"
     "  values      with --data: per chosen event, the value of every named amplitude, every\n"
     "              cache column and the intensity, at the parameter values\n"
-    "  --data FILE     Parquet events for the values section\n"
+    "  --data FILE     Parquet or ROOT events for the values section\n"
     "  --events LIST   event indices (default 0)\n"
     "  --params P      parameter values (name=value,... or JSON; default: the model's)\n"
     "  --show LIST     sections to print (default: all; values only with --data)\n"
@@ -175,7 +175,7 @@ int inspect(std::span<const std::string_view> args) {
         std::vector<std::pair<std::string, std::vector<std::complex<double>>>> table;
         std::vector<bool> complex_rows;
         if (shows(o, "values") && !o.data.empty()) {
-            const data::Dataset data = data::read_parquet(o.data);
+            const data::Dataset data = data::read_events(std::span<const std::string>(&o.data, 1));
             std::vector<data::Dataset> picked;
             for (const std::size_t event : o.events) {
                 if (event >= data.size()) {

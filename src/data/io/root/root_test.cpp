@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <laddu/base/error.hpp>
+#include <laddu/data/parquet.hpp>
+#include <laddu/data/read_events.hpp>
 #include <laddu/data/root.hpp>
 
 #include "../parquet/test_util.hpp"
@@ -300,6 +302,36 @@ TEST(RootCompression, DecodesEveryAlgorithmInSeveralBlocks) {
     EXPECT_THROW((void)decompress(Bytes(stream.begin(), stream.begin() + 20), data.size(), site),
                  DataError);
     EXPECT_THROW((void)decompress(stream, data.size() + 5, site), DataError);
+}
+
+}  // namespace
+}  // namespace laddu::data::root
+
+namespace laddu::data::root {
+namespace {
+
+TEST(ReadEvents, PicksTheReaderByExtension) {
+    const data::testing::ScratchDir dir;
+    const std::vector<TestBranch> branches = event_branches(5);
+    const std::string root = write(dir, "t.root", testing::write_tree(branches, 2, {}));
+    const std::vector<std::string> roots{root};
+    const Dataset from_root = read_events(roots);
+    EXPECT_EQ(from_root.size(), 5U);
+    const auto weights = [](const Dataset& d) {
+        return std::vector<double>(d.weights().begin(), d.weights().end());
+    };
+    EXPECT_EQ(weights(from_root), weights(read_root(root)));
+    const std::string parquet = dir.file("t.parquet");
+    write_parquet(from_root, parquet);
+    const std::vector<std::string> parquets{parquet};
+    EXPECT_EQ(weights(read_events(parquets)), weights(from_root));
+    const std::vector<std::string> mixed{root, parquet};
+    try {
+        (void)read_events(mixed);
+        FAIL() << "expected DataError";
+    } catch (const DataError& error) {
+        EXPECT_THAT(error.what(), HasSubstr("1 of the 2 files are ROOT files"));
+    }
 }
 
 }  // namespace
