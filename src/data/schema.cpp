@@ -305,4 +305,13 @@ std::string Schema::describe() const {
                        has_weight_ ? "weight" : "no weight");
 }
 
+bool same_event_columns(const Schema& a, const Schema& b) {
+    const auto sorted = [](std::vector<std::string> names) {
+        std::sort(names.begin(), names.end());
+        return names;
+    };
+    return a.has_weight() == b.has_weight() && sorted(a.p4_names()) == sorted(b.p4_names()) &&
+           sorted(a.scalar_names()) == sorted(b.scalar_names());
+}
+
 }  // namespace laddu::data

@@ -169,4 +169,8 @@ private:
     std::map<std::string, std::string, std::less<>> aliases_;
 };
 
+/// True when `a` and `b` have the same four-momenta, scalars and weight by name, in any column
+/// order (files read by name can then share one schema).
+[[nodiscard]] bool same_event_columns(const Schema& a, const Schema& b);
+
 }  // namespace laddu::data

@@ -115,12 +115,6 @@ std::vector<std::string> sorted(std::vector<std::string> names) {
     return names;
 }
 
-// The same four-momenta, scalars and weight, in any column order (each file is read by name).
-bool same_columns(const Schema& a, const Schema& b) {
-    return a.has_weight() == b.has_weight() && sorted(a.p4_names()) == sorted(b.p4_names()) &&
-           sorted(a.scalar_names()) == sorted(b.scalar_names());
-}
-
 // " (no column 'p4_0_Py' here; ...)": the physical columns one schema reads and the other lacks.
 std::string column_difference(const Schema& first, const Schema& here) {
     const std::vector<std::string> a = sorted(first.physical_columns());
@@ -208,24 +202,6 @@ private:
     std::uint64_t start_ = 0;  ///< global index of the next (or open) fragment's first row
 };
 
-// The physical columns a stream of `projected` reads, in batch order (p4 components, scalars,
-// the weight when the schema has one).
-std::vector<std::string> projected_columns(const Schema& projected) {
-    std::vector<std::string> names;
-    for (std::size_t p = 0; p < projected.n_p4s(); ++p) {
-        for (const std::string& name : projected.p4_columns(p)) {
-            names.push_back(name);
-        }
-    }
-    for (std::size_t s = 0; s < projected.n_scalars(); ++s) {
-        names.push_back(projected.scalar_column(s));
-    }
-    if (projected.has_weight()) {
-        names.push_back(projected.weight_column());
-    }
-    return names;
-}
-
 bool ParquetStream::load_next_fragment() {
     while (file_ < impl_->files.size() && !cursor_.done(start_)) {
         const OpenFile& file = impl_->files[file_];
@@ -241,7 +217,7 @@ bool ParquetStream::load_next_fragment() {
             continue;
         }
         impl_->fragments_decoded.fetch_add(1, std::memory_order_relaxed);
-        for (const std::string& name : projected_columns(*projected_)) {
+        for (const std::string& name : projected_->physical_columns()) {
             columns_.emplace_back(*file.reader, group, file.index.at(name), nulls_);
         }
         open_ = true;
@@ -282,7 +258,7 @@ ParquetSource::ParquetSource(std::vector<std::string> patterns, ParquetReadOptio
         Schema schema = Schema::infer(column_infos(*file.reader), impl_->options.schema);
         if (f == 0) {
             impl_->schema = std::make_shared<Schema>(std::move(schema));
-        } else if (!same_columns(schema, *impl_->schema)) {
+        } else if (!same_event_columns(schema, *impl_->schema)) {
             throw DataError(fmt::format("Parquet file '{}' has schema {}, but the first file '{}' "
                                         "has {}{}; all files of a dataset must have the same "
                                         "four-momenta, scalars and weight column",
@@ -346,7 +322,7 @@ std::vector<std::size_t> ParquetSource::fragment_sizes() const {
 
 std::size_t ParquetSource::stream_buffer_bytes(const ReadPlan& plan) const {
     check_read_plan(plan, impl_->num_events);
-    const std::vector<std::string> names = projected_columns(impl_->schema->project(plan.columns));
+    const std::vector<std::string> names = impl_->schema->project(plan.columns).physical_columns();
     // Each column's cursor holds its largest page and dictionary; the stream's PageBuffers
     // hold what the largest page of any column needs.
     std::vector<parquet::ChunkPages> columns(names.size());

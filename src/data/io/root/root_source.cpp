@@ -125,32 +125,6 @@ std::vector<std::int64_t> common_boundaries(const OpenTree& open) {
     return common;
 }
 
-std::vector<std::string> sorted(std::vector<std::string> names) {
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-bool same_columns(const Schema& a, const Schema& b) {
-    return a.has_weight() == b.has_weight() && sorted(a.p4_names()) == sorted(b.p4_names()) &&
-           sorted(a.scalar_names()) == sorted(b.scalar_names());
-}
-
-std::vector<std::string> projected_columns(const Schema& projected) {
-    std::vector<std::string> names;
-    for (std::size_t p = 0; p < projected.n_p4s(); ++p) {
-        for (const std::string& name : projected.p4_columns(p)) {
-            names.push_back(name);
-        }
-    }
-    for (std::size_t s = 0; s < projected.n_scalars(); ++s) {
-        names.push_back(projected.scalar_column(s));
-    }
-    if (projected.has_weight()) {
-        names.push_back(projected.weight_column());
-    }
-    return names;
-}
-
 struct SourceState {
     std::vector<std::string> paths;
     RootReadOptions options;
@@ -174,7 +148,7 @@ public:
     RootStream(std::shared_ptr<const SourceState> state, std::shared_ptr<const Schema> projected,
                std::size_t chunk, detail::RangeCursor cursor)
         : state_(std::move(state)), projected_(std::move(projected)), chunk_(chunk),
-          cursor_(std::move(cursor)), names_(projected_columns(*projected_)) {}
+          cursor_(std::move(cursor)), names_(projected_->physical_columns()) {}
 
     std::optional<EventBatch> next() override {
         while (true) {
@@ -324,7 +298,7 @@ RootSource::RootSource(std::vector<std::string> patterns, RootReadOptions option
         Schema schema = Schema::infer(column_infos(open.tree), impl_->options.schema);
         if (f == 0) {
             impl_->schema = std::make_shared<Schema>(std::move(schema));
-        } else if (!same_columns(schema, *impl_->schema)) {
+        } else if (!same_event_columns(schema, *impl_->schema)) {
             throw DataError(fmt::format("ROOT file '{}' (tree '{}') has schema {}, but the first "
                                         "file '{}' has {}; all files of a dataset must have the "
                                         "same four-momenta, scalars and weight column",
@@ -393,7 +367,7 @@ std::vector<std::size_t> RootSource::fragment_sizes() const {
 
 std::size_t RootSource::stream_buffer_bytes(const ReadPlan& plan) const {
     check_read_plan(plan, impl_->num_events);
-    const std::vector<std::string> names = projected_columns(impl_->schema->project(plan.columns));
+    const std::vector<std::string> names = impl_->schema->project(plan.columns).physical_columns();
     // Per column its largest decoded basket (doubles); once, the largest stored basket and its
     // decompressed bytes, which exist only while one basket is decoded.
     std::size_t bytes = 0;
