@@ -277,7 +277,9 @@ class _Sample:
     MC), with the integrals of the full model and of each component (computed once per
     differential call and likelihood)."""
 
-    def __init__(self, section, likelihood, axes, components):
+    def __init__(self, section, likelihood, axes, components, reuse=None):
+        """`reuse`: the sample of the likelihood this one is a bootstrap replica of, whose
+        generated and (the same dataset) accepted MC bins serve unchanged."""
         term = section._term_of(likelihood)
         edges = [a._edges for a in axes]
 
@@ -289,8 +291,13 @@ class _Sample:
         self.full = section._integrals_for(likelihood, None)
         self.components = {name: section._integrals_for(likelihood, _tag_key(tags))
                            for name, tags in components.items()}
-        self.bins = _core._DifferentialBins(bins_of(term.data), bins_of(term.accepted_mc),
-                                            bins_of(section._generated), _core._bin_volumes(edges))
+        self.accepted_mc = term.accepted_mc
+        if reuse is not None and reuse.accepted_mc is term.accepted_mc:
+            self.accepted_bins, self.generated_bins = reuse.accepted_bins, reuse.generated_bins
+        else:
+            self.accepted_bins, self.generated_bins = bins_of(term.accepted_mc), bins_of(section._generated)
+        self.bins = _core._DifferentialBins(bins_of(term.data), self.accepted_bins, self.generated_bins,
+                                            _core._bin_volumes(edges))
 
     def differential(self, parameters, luminosity):
         """(data, model, {component: values}) of one measurement, divided by the volumes."""
@@ -452,7 +459,8 @@ class CrossSection:
         if self._ensemble is not None:
             replicas = self._ensemble._replicas
             for index, draw in enumerate(self._ensemble._draws.tolist()):
-                sample = (_Sample(self, replicas[index], axes, components) if index < len(replicas)
+                sample = (_Sample(self, replicas[index], axes, components, reuse=central_sample)
+                          if index < len(replicas)
                           else central_sample)
                 d, m, c = sample.differential(draw, lum)
                 data_draws.append(d)
@@ -584,7 +592,7 @@ class CrossSection:
             for position, (sample, (member, factor)) in enumerate(zip(samples, self._members)):
                 parameters, likelihood, value = self._member_draw(index, position, member, factor, reference)
                 if likelihood is not member._likelihood:
-                    sample = _Sample(member, likelihood, axes, components)
+                    sample = _Sample(member, likelihood, axes, components, reuse=sample)
                 rows.append(measurement(sample, member, parameters, value))
             draws.append(pooled(rows))
         return DifferentialCrossSection._make(

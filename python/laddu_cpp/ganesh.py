@@ -359,6 +359,14 @@ def _walker_array(walkers, sampler: str, minimum: int) -> _np.ndarray:
     return array
 
 
+def _storage_and_names(chain_storage, parameter_names):
+    """A sampler config's chain storage (a ChainStorage or None) and parameter names (None or a
+    list of str)."""
+    if chain_storage is not None and not isinstance(chain_storage, ChainStorage):
+        raise TypeError("chain_storage must be an ld.ganesh.ChainStorage")
+    return chain_storage, None if parameter_names is None else [str(n) for n in parameter_names]
+
+
 class AIESInit:
     """The starting ensemble: an (n_walkers, n_parameters) array, at least two walkers."""
 
@@ -459,10 +467,7 @@ class AIESConfig:
                 raise ValueError("AIES move weights must include a positive entry")
             moves = resolved
         self.moves = moves
-        if chain_storage is not None and not isinstance(chain_storage, ChainStorage):
-            raise TypeError("chain_storage must be an ld.ganesh.ChainStorage")
-        self.chain_storage = chain_storage
-        self.parameter_names = None if parameter_names is None else [str(n) for n in parameter_names]
+        self.chain_storage, self.parameter_names = _storage_and_names(chain_storage, parameter_names)
 
     def __repr__(self) -> str:
         return f"AIESConfig(stretch_scale={self.stretch_scale}, moves={self.moves}, chain_storage={self.chain_storage})"
@@ -563,10 +568,7 @@ class ESSConfig:
                 raise ValueError("ESS move weights must be finite, non-negative, and include a positive entry")
             moves = resolved
         self.moves = moves
-        if chain_storage is not None and not isinstance(chain_storage, ChainStorage):
-            raise TypeError("chain_storage must be an ld.ganesh.ChainStorage")
-        self.chain_storage = chain_storage
-        self.parameter_names = None if parameter_names is None else [str(n) for n in parameter_names]
+        self.chain_storage, self.parameter_names = _storage_and_names(chain_storage, parameter_names)
 
     def __repr__(self) -> str:
         return (f"ESSConfig(bracket_width={self.bracket_width}, max_shrink_steps={self.max_shrink_steps}, "
