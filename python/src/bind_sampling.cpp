@@ -20,6 +20,7 @@
 #include <laddu/fit/ensemble_sampler.hpp>
 #include <laddu/fit/ensemble_slice_sampler.hpp>
 #include <laddu/likelihood/likelihood.hpp>
+#include <laddu/runtime/thread_pool.hpp>
 
 #include "bindings.hpp"
 #include "conversions.hpp"
@@ -122,7 +123,7 @@ fit::EssOptions read_ess_config(const py::object& config, std::uint64_t seed) {
 
 McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
                    const py::object& config, std::uint64_t seed, const py::object& terminators,
-                   const py::object& observers) {
+                   const py::object& observers, std::size_t threads) {
     const py::module_ ganesh = py::module_::import("laddu_cpp.ganesh");
     // The init picks the sampler; the config must belong to it.
     const bool ess = py::isinstance(init, ganesh.attr("ESSInit"));
@@ -150,7 +151,17 @@ McmcSummary sample(const likelihood::Likelihood& self, const py::object& init,
                                               walker.size()));
         }
     }
-    const fit::AiesOptions options = ess ? fit::AiesOptions{} : read_config(config, seed);
+    if (threads == 0 || threads > runtime::kMaxThreads) {
+        throw py::value_error(
+            fmt::format("threads must be between 1 and {}, got {}", runtime::kMaxThreads, threads));
+    }
+    if (ess && threads != 1) {
+        throw py::value_error(
+            "threads applies to the affine-invariant sampler (ld.ganesh.AIESInit) "
+            "only; the ensemble slice sampler evaluates one walker at a time");
+    }
+    fit::AiesOptions options = ess ? fit::AiesOptions{} : read_config(config, seed);
+    options.threads = threads;
     const fit::EssOptions ess_options = ess ? read_ess_config(config, seed) : fit::EssOptions{};
     check_config_names(config, config_class, self.parameter_names());
     fit::SamplerStop stop;
@@ -279,13 +290,16 @@ void bind_sampling(py::module_& module) {
     likelihood_class.def(
         "sample", &sample, py::arg("init"), py::kw_only(), py::arg("config") = py::none(),
         py::arg("seed") = 0, py::arg("terminators") = py::list(), py::arg("observers") = py::list(),
+        py::arg("threads") = 1,
         "Samples exp(−NLL) within the parameters' bounds from init: the "
         "affine-invariant ensemble sampler for an ld.ganesh.AIESInit (config: "
         "ld.ganesh.AIESConfig), the ensemble slice sampler for an "
         "ld.ganesh.ESSInit (config: ld.ganesh.ESSConfig); terminators: ld.ganesh.MaxSteps, "
         "ld.ganesh.AutocorrelationTerminator or callables (step, "
-        "StatusSnapshot) -> bool; observers: callables (step, StatusSnapshot). "
-        "Returns an ld.ganesh.MCMCSummary.");
+        "StatusSnapshot) -> bool; observers: callables (step, StatusSnapshot). threads "
+        "(laddu-cpp; AIES only): walkers whose proposals are evaluated at once, which pays on "
+        "small data sets with an Execution(threads=1) likelihood; any count gives the same "
+        "chain. Returns an ld.ganesh.MCMCSummary.");
     likelihood_class.def(
         "walker_positions",
         [](const likelihood::Likelihood& self, const py::object& center, std::size_t n_walkers,

@@ -70,6 +70,25 @@ def test_every_option_changes_the_run(fitted):
     np.testing.assert_array_equal(full.chain, base)
 
 
+def test_threads_evaluate_walkers_at_once_and_give_the_same_chain(samples):  # noqa: F811
+    data, mc, _ = samples
+    # One thread per evaluation, so the walkers' evaluations really overlap.
+    likelihood = ld.Likelihood([ld.NLL(model(), data=data, accepted_mc=mc, execution=ld.Execution(threads=1))])
+    center = {"mass": 0.97, "width": 0.09}
+    init = ld.ganesh.AIESInit(likelihood.walker_positions(center, 12, scale=1e-2, seed=3))
+    stop = [ld.ganesh.MaxSteps(40)]
+    serial = likelihood.sample(init, seed=4, terminators=stop)
+    for threads in (2, 5):
+        parallel = likelihood.sample(init, seed=4, terminators=stop, threads=threads)
+        np.testing.assert_array_equal(parallel.chain, serial.chain)
+        np.testing.assert_array_equal(parallel.acceptance_fraction, serial.acceptance_fraction)
+        assert parallel.evals.f == serial.evals.f
+    with pytest.raises(ValueError, match="threads must be between 1"):
+        likelihood.sample(init, terminators=stop, threads=0)
+    with pytest.raises(ValueError, match="affine-invariant sampler"):
+        likelihood.sample(ld.ganesh.ESSInit(init.walkers), terminators=stop, threads=2)
+
+
 def test_terminators_and_observers(fitted, capsys):
     likelihood, fit = fitted
     init = ld.ganesh.AIESInit(likelihood.walker_positions(fit.values, 16, scale=1e-2, seed=6))

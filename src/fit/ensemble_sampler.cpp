@@ -97,19 +97,25 @@ McmcChain sample_aies(const std::function<double(std::span<const double>)>& log_
     const std::size_t dimension = initial.front().size();
     std::vector<std::vector<double>> walkers = initial;
     McmcChain result;
-    std::vector<double> log_p = detail::initial_log_densities(log_density, walkers, result);
+    std::vector<double> log_p =
+        detail::initial_log_densities(log_density, walkers, options.threads, result);
     detail::Chains chains(n, dimension, options.storage);
     chains.record(0, walkers);
     std::vector<std::size_t> accepted(n, 0);
     Random random(options.seed);
-    std::vector<double> proposal(dimension);
+    std::vector<std::vector<double>> proposals(n, std::vector<double>(dimension));
+    std::vector<double> log_jacobian(n);
+    std::vector<double> uniform(n);
     std::vector<double> mean(dimension);
     SamplerStatus status{0, false, "initialized"};
     for (std::size_t step = 1;; ++step) {
         const AiesMove move = choose_move(options, random);
-        const std::vector<std::vector<double>> snapshot = walkers;
+        // Every proposal of a step comes from the ensemble as it was at the start of the step,
+        // and no random number depends on a density: all are drawn first, in walker order, and
+        // the proposals are then evaluated together (in parallel with options.threads).
         for (std::size_t k = 0; k < n; ++k) {
-            double log_jacobian = 0.0;
+            std::vector<double>& proposal = proposals[k];
+            log_jacobian[k] = 0.0;
             if (move.kind == AiesMove::Kind::kStretch) {
                 std::size_t partner = random.below(n);
                 while (partner == k) {
@@ -118,38 +124,40 @@ McmcChain sample_aies(const std::function<double(std::span<const double>)>& log_
                 const double root = 1.0 + (move.scale - 1.0) * random.uniform();
                 const double z = root * root / move.scale;
                 for (std::size_t d = 0; d < dimension; ++d) {
-                    proposal[d] =
-                        snapshot[partner][d] + z * (snapshot[k][d] - snapshot[partner][d]);
+                    proposal[d] = walkers[partner][d] + z * (walkers[k][d] - walkers[partner][d]);
                 }
-                log_jacobian = static_cast<double>(dimension - 1) * std::log(z);
+                log_jacobian[k] = static_cast<double>(dimension - 1) * std::log(z);
             } else {
                 std::fill(mean.begin(), mean.end(), 0.0);
                 for (std::size_t j = 0; j < n; ++j) {
                     if (j != k) {
                         for (std::size_t d = 0; d < dimension; ++d) {
-                            mean[d] += snapshot[j][d] / static_cast<double>(n - 1);
+                            mean[d] += walkers[j][d] / static_cast<double>(n - 1);
                         }
                     }
                 }
-                proposal = snapshot[k];
+                proposal = walkers[k];
                 for (std::size_t j = 0; j < n; ++j) {
                     if (j != k) {
                         const double g = random.normal();
                         for (std::size_t d = 0; d < dimension; ++d) {
-                            proposal[d] += g * (snapshot[j][d] - mean[d]);
+                            proposal[d] += g * (walkers[j][d] - mean[d]);
                         }
                     }
                 }
             }
-            const double proposed = checked(log_density(proposal), proposal);
-            ++result.evaluations;
-            double u = random.uniform();
-            while (u <= 0.0) {
-                u = random.uniform();
+            uniform[k] = random.uniform();
+            while (uniform[k] <= 0.0) {
+                uniform[k] = random.uniform();
             }
-            if (proposed > kNegInf && std::log(u) < log_jacobian + proposed - log_p[k]) {
-                walkers[k] = proposal;
-                log_p[k] = proposed;
+        }
+        const std::vector<double> proposed =
+            detail::evaluate_all(log_density, proposals, options.threads, result);
+        for (std::size_t k = 0; k < n; ++k) {
+            if (proposed[k] > kNegInf &&
+                std::log(uniform[k]) < log_jacobian[k] + proposed[k] - log_p[k]) {
+                walkers[k] = proposals[k];
+                log_p[k] = proposed[k];
                 ++accepted[k];
             }
         }

@@ -1,10 +1,13 @@
 // The affine-invariant ensemble sampler: a correlated Gaussian's mean and covariance within
-// Monte Carlo error for both moves, bounds, determinism by seed, chain storage, the
-// autocorrelation time of an AR(1) process and the errors.
+// Monte Carlo error for both moves, bounds, determinism by seed and thread count, chain storage,
+// the autocorrelation time of an AR(1) process and the errors.
 #include <cmath>
+#include <mutex>
 #include <numbers>
 #include <random>
+#include <set>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -55,6 +58,32 @@ TEST(EnsembleSampler, TheSeedDecidesTheChain) {
     const McmcChain d =
         sample_aies(gaussian, cloud(8, 1), {.stretch_scale = 3.0, .seed = 5}, {.max_steps = 50});
     EXPECT_NE(a.values, d.values);
+}
+
+TEST(EnsembleSampler, ThreadsEvaluateWalkersAtOnceAndGiveTheSameChain) {
+    const McmcChain serial = sample_aies(gaussian, cloud(16, 1), {.seed = 4}, {.max_steps = 300});
+    std::mutex mutex;
+    std::set<std::thread::id> seen;
+    const auto recording = [&](std::span<const double> x) {
+        {
+            const std::lock_guard lock(mutex);
+            seen.insert(std::this_thread::get_id());
+        }
+        return gaussian(x);
+    };
+    const McmcChain parallel =
+        sample_aies(recording, cloud(16, 1), {.seed = 4, .threads = 4}, {.max_steps = 300});
+    EXPECT_EQ(parallel.values, serial.values);
+    EXPECT_EQ(parallel.acceptance, serial.acceptance);
+    EXPECT_EQ(parallel.evaluations, serial.evaluations);
+    EXPECT_GT(seen.size(), 1U);
+    // A failing evaluation on another thread still reaches the caller as itself.
+    const auto nan_far_out = [](std::span<const double> x) {
+        return std::abs(x[0]) > 0.5 ? std::nan("") : gaussian(x);
+    };
+    EXPECT_THROW(
+        (void)sample_aies(nan_far_out, cloud(16, 1), {.seed = 4, .threads = 3}, {.max_steps = 300}),
+        EvaluationError);
 }
 
 TEST(EnsembleSampler, BoundsAreRespected) {

@@ -252,7 +252,7 @@ McmcChain sample_ess(const std::function<double(std::span<const double>)>& log_d
     const std::size_t dimension = initial.front().size();
     Walkers walkers = initial;
     McmcChain result;
-    std::vector<double> log_p = detail::initial_log_densities(log_density, walkers, result);
+    std::vector<double> log_p = detail::initial_log_densities(log_density, walkers, 1, result);
     detail::Chains chains(n, dimension, options.storage);
     chains.record(0, walkers);
     std::vector<std::size_t> moved(n, 0);

@@ -2,8 +2,11 @@
 #include "ensemble_support.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -53,13 +56,52 @@ double checked(double value, std::span<const double> x) {
     return value;
 }
 
+std::vector<double> evaluate_all(const LogDensity& log_density,
+                                 const std::vector<std::vector<double>>& points,
+                                 std::size_t threads, McmcChain& result) {
+    const std::size_t n = points.size();
+    std::vector<double> values(n);
+    result.evaluations += n;
+    if (threads <= 1 || n <= 1) {
+        for (std::size_t k = 0; k < n; ++k) {
+            values[k] = checked(log_density(points[k]), points[k]);
+        }
+        return values;
+    }
+    // Threads claim points one at a time; each value lands in its own slot, so the result is
+    // the serial one. Threads live for one call: a step's evaluations (whole likelihood passes)
+    // dwarf starting them.
+    std::vector<std::exception_ptr> errors(n);
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t k = next.fetch_add(1); k < n; k = next.fetch_add(1)) {
+            try {
+                values[k] = checked(log_density(points[k]), points[k]);
+            } catch (...) {
+                errors[k] = std::current_exception();
+            }
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (std::size_t t = 1; t < std::min(threads, n); ++t) {
+            pool.emplace_back(work);
+        }
+        work();
+    }
+    for (const std::exception_ptr& error : errors) {
+        if (error) {
+            std::rethrow_exception(error);
+        }
+    }
+    return values;
+}
+
 std::vector<double> initial_log_densities(const LogDensity& log_density,
                                           const std::vector<std::vector<double>>& walkers,
-                                          McmcChain& result) {
-    std::vector<double> log_p(walkers.size());
+                                          std::size_t threads, McmcChain& result) {
+    std::vector<double> log_p = evaluate_all(log_density, walkers, threads, result);
     for (std::size_t k = 0; k < walkers.size(); ++k) {
-        log_p[k] = checked(log_density(walkers[k]), walkers[k]);
-        ++result.evaluations;
         if (!std::isfinite(log_p[k])) {
             throw ModelError(fmt::format("walker {} starts where the log density is {} (outside "
                                          "the bounds?); start every walker inside",

@@ -36,11 +36,18 @@ void check_stop(const SamplerStop& stop);
 /// `value`, or an EvaluationError naming `x` if it is NaN.
 double checked(double value, std::span<const double> x);
 
-/// The log density of every walker (counted in result.evaluations); ModelError for one that is
-/// not finite (a walker outside the bounds).
+/// checked(log_density(points[k])) for every k (counted in result.evaluations), computed by up
+/// to `threads` threads at once (1: in order on the calling thread). The values do not depend
+/// on `threads`; when evaluations throw, the exception of the lowest k is rethrown.
+std::vector<double> evaluate_all(const LogDensity& log_density,
+                                 const std::vector<std::vector<double>>& points,
+                                 std::size_t threads, McmcChain& result);
+
+/// The log density of every walker (evaluate_all); ModelError for one that is not finite (a
+/// walker outside the bounds).
 std::vector<double> initial_log_densities(const LogDensity& log_density,
                                           const std::vector<std::vector<double>>& walkers,
-                                          McmcChain& result);
+                                          std::size_t threads, McmcChain& result);
 
 /// One of `moves` drawn with probability ∝ its weight (one uniform draw; the weights are
 /// validated, non-empty, with a positive entry).

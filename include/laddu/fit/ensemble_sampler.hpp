@@ -11,7 +11,8 @@
 //            walkers, accepted with probability min(1, p(Y) / p(X_k)).
 // A proposal whose log density is −∞ (outside the parameter bounds) is never accepted. Random
 // numbers come from one generator seeded by `seed` and drawn in walker order, so a run is a
-// function of the seed and the inputs alone.
+// function of the seed and the inputs alone, and a step's proposals can be evaluated in
+// parallel (AiesOptions::threads) without changing it.
 //
 // The integrated autocorrelation time τ of each parameter follows Sokal's adaptive window
 // (A. Sokal, "Monte Carlo methods in statistical mechanics", 1996; as emcee computes it): the
@@ -64,6 +65,10 @@ struct AiesOptions {
     double stretch_scale = 2.0;
     ChainStorage storage{};
     std::uint64_t seed = 0;
+    /// How many walkers' proposals are evaluated at once (threads started per step; 1: in walker
+    /// order on the calling thread). `log_density` must then allow concurrent calls. Any count
+    /// gives the same chain: proposals and acceptance draws never depend on a density.
+    std::size_t threads = 1;
 };
 
 /// ganesh's AutocorrelationTerminator: every n_check steps τ is computed from the samples after
