@@ -14,5 +14,5 @@ if [ ! -f "$file" ]; then
     node "$root/tests/parquet_interop/.parquet_bench.mjs" make "$file" "$rows" "$codec"
 fi
 ls -l "$file"
-"$build/bench/parquet_bench" "$file" 3
+"$build/bench/event_read_bench" "$file" 3
 node "$root/tests/parquet_interop/.parquet_bench.mjs" read "$file" 3

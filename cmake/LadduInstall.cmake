@@ -16,4 +16,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/laddu_cppConfigVersion.cm
 # The config, its version file and the find modules of dependencies without a CMake package.
 install(FILES ${PROJECT_BINARY_DIR}/laddu_cppConfig.cmake ${PROJECT_BINARY_DIR}/laddu_cppConfigVersion.cmake
     ${PROJECT_SOURCE_DIR}/cmake/FindLZ4.cmake ${PROJECT_SOURCE_DIR}/cmake/FindBrotli.cmake
+    ${PROJECT_SOURCE_DIR}/cmake/FindLibdeflate.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/laddu_cpp)

@@ -20,7 +20,8 @@ int data_info(std::span<const std::string_view> args) {
             if (arg == "--help" || arg == "-h") {
                 std::fputs("usage: laddu-cpp data info FILE... [--json]\n"
                            "Prints the schema (names, types), the event count and per-column min, "
-                           "max and compensated sum of Parquet files; --json prints one JSON "
+                           "max and compensated sum of Parquet files, or of ROOT files (.root: "
+                           "the first TTree, every numeric branch); --json prints one JSON "
                            "object.\n",
                            stdout);
                 return kExitOk;

@@ -12,7 +12,7 @@ constexpr std::string_view kUsage =
     "usage: laddu-cpp <command> [args]\n"
     "commands:\n"
     "  data info FILE... [--json]   schema, event count and per-column min/max/sum of Parquet "
-    "files\n"
+    "or ROOT files\n"
     "  bench kmatrix --data FILE ... laddu's K-matrix benchmark NLL and gradient as JSON\n"
     "  demo [--events N] [--mc N]    generate, fit and project the K-matrix model (make demo)\n"
     "  generate --model M --output F events of a model (file or built-in) as Parquet\n"

@@ -485,21 +485,32 @@ void bind_generator(py::module_& module) {
             "seed.")
         .def(
             "weighted_to",
-            [module](const ChannelGenerator& self, const ParquetSink& sink, std::size_t events,
+            [module](const ChannelGenerator& self, const py::object& sink, std::size_t events,
                      const py::object& model, const py::object& parameters,
                      const py::object& execution, const py::object& memory, std::uint64_t seed,
                      bool diagnostics) {
+                const bool parquet = py::isinstance<ParquetSink>(sink);
+                if (!parquet && !py::isinstance<RootSink>(sink)) {
+                    throw py::type_error("Generator sink must be a ParquetSink or RootSink");
+                }
                 const generation::ModelWeights weights =
                     model_weights(module, model, parameters, execution);
                 const generation::WeightedConfig config =
                     weighted_config(events, execution, memory, seed, diagnostics);
+                if (parquet) {
+                    const auto& target = sink.cast<const ParquetSink&>();
+                    const py::gil_scoped_release release;
+                    return self.weighted_to(config, target.path, weights, target.options());
+                }
+                const auto& target = sink.cast<const RootSink&>();
                 const py::gil_scoped_release release;
-                return self.weighted_to(config, sink.path, weights, sink.options());
+                return self.weighted_to(config, target.path, weights, target.options());
             },
             py::arg("sink"), py::arg("events"), py::kw_only(), py::arg("model") = py::none(),
             py::arg("parameters") = py::none(), py::arg("execution") = py::none(),
             py::arg("memory") = py::none(), py::arg("seed") = 0, py::arg("diagnostics") = false,
-            "report: weighted()'s events written to an ld.ParquetSink in batches (laddu's "
+            "report: weighted()'s events written to an ld.ParquetSink or ld.RootSink in batches "
+            "(laddu's "
             "generate_weighted_to, a laddu-cpp extra in Python): at most 65,536 events, or what "
             "`memory` holds, are resident at once; the file appears only when complete.")
         .def_property_readonly("output_names", &ChannelGenerator::output_names)

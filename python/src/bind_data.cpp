@@ -21,6 +21,7 @@
 #include <laddu/data/dataset.hpp>
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
+#include <laddu/data/root.hpp>
 
 #include "bindings.hpp"
 #include "conversions.hpp"
@@ -500,11 +501,23 @@ void bind_data(py::module_& module) {
             "file-backed data.")
         .def(
             "write_to",
-            [](const PyDataset& d, const ParquetSink& sink) {
-                const py::gil_scoped_release release;
-                data::write_parquet(d.events, sink.path, sink.options());
+            [](const PyDataset& d, const py::object& sink) {
+                if (py::isinstance<ParquetSink>(sink)) {
+                    const auto& parquet = sink.cast<const ParquetSink&>();
+                    const py::gil_scoped_release release;
+                    data::write_parquet(d.events, parquet.path, parquet.options());
+                    return;
+                }
+                if (py::isinstance<RootSink>(sink)) {
+                    const auto& root = sink.cast<const RootSink&>();
+                    const py::gil_scoped_release release;
+                    data::write_root(d.events, root.path, root.options());
+                    return;
+                }
+                throw py::type_error("Dataset sink must be a ParquetSink or RootSink");
             },
-            py::arg("sink"), "Writes every event to an ld.ParquetSink, batch by batch.")
+            py::arg("sink"),
+            "Writes every event to an ld.ParquetSink or ld.RootSink, batch by batch.")
         .def("__repr__", [](const PyDataset& d) {
             return fmt::format("Dataset(n_events={}, memory_policy=\"{}\", memory={})",
                                d.events.num_events(), data::memory_policy_name(d.events.policy()),
@@ -526,6 +539,29 @@ void bind_data(py::module_& module) {
                                        py::bytes(sink.path));
                                })
         .def_readonly("precision", &ParquetSink::precision);
+
+    py::class_<RootSink>(module, "RootSink",
+                         "Where Dataset.write_to writes a ROOT file: one flat TTree of float64 "
+                         "(or float32) branches.")
+        .def(py::init(
+                 [](const py::object& path, const std::string& tree, const std::string& precision) {
+                     if (precision != "f64" && precision != "f32") {
+                         throw py::value_error("precision must be 'f32' or 'f64'");
+                     }
+                     return RootSink{fs_path(path), tree, precision};
+                 }),
+             py::arg("path"), py::kw_only(), py::arg("tree") = "tree", py::arg("precision") = "f64")
+        .def_property_readonly("path",
+                               [](const RootSink& sink) {
+                                   return py::module_::import("os").attr("fsdecode")(
+                                       py::bytes(sink.path));
+                               })
+        .def_readonly("tree", &RootSink::tree)
+        .def_readonly("precision", &RootSink::precision)
+        .def("__repr__", [](const RootSink& sink) {
+            return fmt::format("RootSink(path={:?}, tree={:?}, precision={:?})", sink.path,
+                               sink.tree, sink.precision);
+        });
 }
 
 }  // namespace laddu::python

@@ -11,6 +11,7 @@
 
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
+#include <laddu/data/root.hpp>
 #include <laddu/runtime/execution.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
@@ -69,6 +70,24 @@ struct ParquetSink {
     /// The writer options of the precision.
     [[nodiscard]] data::ParquetWriteOptions options() const {
         data::ParquetWriteOptions o;
+        if (precision == "f32") {
+            o.precision = data::ColumnType::kFloat32;
+        }
+        return o;
+    }
+};
+
+/// laddu's RootSink(path, tree='tree', precision='f64'|'f32'): a flat TTree for
+/// Dataset.write_to and Generator.weighted_to.
+struct RootSink {
+    std::string path;
+    std::string tree = "tree";
+    std::string precision = "f64";
+
+    /// The writer options of the tree name and precision.
+    [[nodiscard]] data::RootWriteOptions options() const {
+        data::RootWriteOptions o;
+        o.tree = tree;
         if (precision == "f32") {
             o.precision = data::ColumnType::kFloat32;
         }

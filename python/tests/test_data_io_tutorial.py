@@ -3,8 +3,7 @@ v0.21.4), one test per Python block, with our own events: what each block does, 
 made here, with its results checked (values, shapes, column names, round trips).
 
 The `ld.read_root(...)` line of "Read file-backed data" reads a tree uproot writes here;
-`ld.RootSink(...)` in "Write transformed data" needs a ROOT writer, which laddu-cpp does not
-have: it is one strict xfail test.
+`ld.RootSink(...)` in "Write transformed data" writes a tree that ld.read_root reads back.
 The tutorial has no GPU block. tests/laddu_parity/test_data_io.py runs the same blocks with
 laddu and compares.
 """
@@ -175,14 +174,15 @@ def test_read_root_control_tree(tmp_path, monkeypatch):
         np.testing.assert_array_equal(control.p4(name), p4s.p4(name))
 
 
-@pytest.mark.xfail(strict=True, reason="laddu-cpp reads ROOT but does not write it: ld.RootSink is not "
-                   "provided (docs/python.md)")
 def test_root_reader_and_sink(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     selected = run_events(50)
     selected.write_to(ld.RootSink("selected.root", tree="events", precision="f32"))
     control = ld.read_root("selected.root", tree="events")
     assert control.p4_names() == ["beam", "recoil"]
+    assert len(control) == len(selected)
+    for name in control.p4_names():
+        np.testing.assert_array_equal(control.p4(name), selected.p4(name).astype(np.float32))
 
 
 # ---- "Read file-backed data": memory and cache controls ----

@@ -373,3 +373,22 @@ def test_weighted_to_streams_the_weighted_events_to_a_parquet_sink(tmp_path):
     with pytest.raises(ld.ModelError, match="memory budget"):
         generator.weighted_to(ld.ParquetSink(tmp_path / "x.parquet"), 10, memory=64)
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_weighted_to_streams_the_weighted_events_to_a_root_sink(tmp_path):
+    """Generator.weighted_to(ld.RootSink): the same events as weighted(), in baskets of at most
+    one batch (read back by ld.read_root; uproot and jsroot reading RootSink files is
+    test_root_io.py)."""
+    generator = ld.Generator(ksks_channel(), scalars={"pol": ld.ScalarSource.uniform(0.2, 0.3)})
+    events, report = generator.weighted(20_000, seed=4)
+    path = tmp_path / "mc.root"
+    streamed = generator.weighted_to(ld.RootSink(path, tree="mc"), 20_000, seed=4, memory=1 << 20)
+    assert streamed.sum_weights == report.sum_weights
+    reread = ld.read_root(str(path), tree="mc")
+    assert len(reread) == 20_000
+    for name in events.p4_names():
+        np.testing.assert_array_equal(np.asarray(reread.p4(name)), np.asarray(events.p4(name)))
+    np.testing.assert_array_equal(np.asarray(reread.column("pol")), np.asarray(events.column("pol")))
+    np.testing.assert_array_equal(np.asarray(reread.weights()), np.asarray(events.weights()))
+    with pytest.raises(TypeError, match="ParquetSink or RootSink"):
+        generator.weighted_to(str(tmp_path / "x.root"), 10)

@@ -1,9 +1,19 @@
 """ld.read_root / ld.RootSource on TTrees written by uproot: every compression uproot writes,
 several baskets, float and double branches read value for value, integer and bool branches
-skipped, trees in subdirectories, globs and lists of files, and damaged files as ld.DataError."""
+skipped, trees in subdirectories, globs and lists of files, and damaged files as ld.DataError.
+Files ROOT itself wrote with each branch's last basket kept inside the TTree (ROOT 5, interrupted
+jobs, TDirectory::WriteObject) read value for value.
+ld.RootSink (Dataset.write_to): files read value for value by uproot, by jsroot under node
+(tests/root_interop), and by ld.read_root; bad sinks and paths as errors."""
 
+import fcntl
+import json
+import os
+import pathlib
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import numpy as np
@@ -200,3 +210,172 @@ def test_a_flipped_lz4_basket_byte_fails_its_checksum(files, tmp_path):
     bad.write_bytes(data)
     with pytest.raises(ld.DataError, match="basket 0 of branch 'beam_px'.*checksum"):
         ld.read_root(bad).to_resident()
+
+
+# --- ld.RootSink: what laddu-cpp writes ---------------------------------------------------------
+
+INTEROP = pathlib.Path(__file__).resolve().parents[2] / "tests" / "root_interop"
+SINK_EVENTS = 150_000  # three baskets of the writer's 65,536 entries
+
+
+def sink_dataset(n=SINK_EVENTS, seed=11):
+    rng = np.random.default_rng(seed)
+    p4 = rng.normal(size=(n, 4)) * 3.0
+    p4[:, 0] = np.abs(p4[:, 0]) + 10.0
+    return ld.Dataset.from_arrays(
+        p4s={"beam": p4}, scalars={"pol_angle": rng.uniform(-3, 3, n)}, weights=rng.normal(size=n)
+    )
+
+
+def written_columns(dataset, precision):
+    names = [f"beam_{c}" for c in ("e", "px", "py", "pz")] + ["pol_angle", "weight"]
+    dtype = np.float32 if precision == "f32" else np.float64
+    return {name: dataset.column(name).astype(dtype) for name in names}
+
+
+def assert_same_bits(ours, theirs, what):
+    ours = np.ascontiguousarray(ours, dtype=np.float64)
+    theirs = np.ascontiguousarray(theirs, dtype=np.float64)
+    assert ours.shape == theirs.shape, f"{what}: {ours.shape} vs {theirs.shape}"
+    bad = np.flatnonzero(ours.view(np.uint64) != theirs.view(np.uint64))
+    assert bad.size == 0, f"{what}: {bad.size} values differ, first at {bad[0]}"
+
+
+def test_root_sink_has_laddus_signature_and_readonly_attributes(tmp_path):
+    sink = ld.RootSink(tmp_path / "out.root", tree="events", precision="f32")
+    assert (sink.path, sink.tree, sink.precision) == (str(tmp_path / "out.root"), "events", "f32")
+    default = ld.RootSink(str(tmp_path / "d.root"))
+    assert (default.tree, default.precision) == ("tree", "f64")
+    with pytest.raises(AttributeError):
+        sink.tree = "other"
+    with pytest.raises(ValueError, match="precision must be 'f32' or 'f64'"):
+        ld.RootSink(tmp_path / "x.root", precision="f16")
+    with pytest.raises(TypeError):
+        ld.RootSink(tmp_path / "x.root", "events")  # tree is keyword-only
+    with pytest.raises(TypeError, match="Dataset sink must be a ParquetSink or RootSink"):
+        sink_dataset(5).write_to(str(tmp_path / "x.root"))
+
+
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_uproot_reads_what_root_sink_writes_value_for_value(tmp_path, precision):
+    dataset = sink_dataset()
+    path = tmp_path / "sink.root"
+    dataset.write_to(ld.RootSink(path, tree="events", precision=precision))
+    expected = written_columns(dataset, precision)
+    with uproot.open(path) as f:
+        assert f.classnames() == {"events;1": "TTree"}
+        assert {"TTree", "TBranch", "TLeafD", "TLeafF"} <= set(f.file.streamers)
+        tree = f["events"]
+        assert tree.num_entries == SINK_EVENTS
+        assert tree.keys() == list(expected)
+        arrays = tree.arrays(library="np")
+        for name, values in expected.items():
+            branch = tree[name]
+            assert branch.title == f"{name}/{'F' if precision == 'f32' else 'D'}"
+            assert branch.num_baskets == 3
+            assert list(branch.member("fBasketEntry")[:4]) == [0, 65536, 131072, SINK_EVENTS]
+            assert arrays[name].dtype == values.dtype
+            assert_same_bits(arrays[name], values, name)
+    back = ld.read_root(path)
+    assert len(back) == SINK_EVENTS
+    for name, values in expected.items():
+        assert_same_bits(back.column(name), values, name)
+
+
+def test_read_root_reads_a_root_sink_file_as_the_same_dataset(tmp_path):
+    dataset = sink_dataset(1000)
+    path = tmp_path / "same.root"
+    dataset.write_to(ld.RootSink(path))
+    back = ld.read_root(path)
+    assert back.p4_names() == dataset.p4_names() and back.scalar_names() == dataset.scalar_names()
+    assert_same_bits(back.p4("beam"), dataset.p4("beam"), "beam")
+    assert_same_bits(back.weights(), dataset.weights(), "weights")
+    # A file-backed dataset is written batch by batch as it is read.
+    again = tmp_path / "again.root"
+    ld.read_root(path, cache="streaming").write_to(ld.RootSink(again, precision="f32"))
+    assert_same_bits(ld.read_root(again).weights(), dataset.weights().astype(np.float32), "weights")
+    empty = tmp_path / "empty.root"
+    dataset[0:0].write_to(ld.RootSink(empty))
+    assert len(ld.read_root(empty)) == 0
+    assert uproot.open(empty)["tree"].num_entries == 0
+
+
+def test_root_sink_errors_name_the_file_and_leave_nothing(tmp_path):
+    dataset = sink_dataset(10)
+    with pytest.raises(ld.DataError, match="does not exist; create it"):
+        dataset.write_to(ld.RootSink(tmp_path / "missing" / "x.root"))
+    with pytest.raises(ld.DataError, match="tree name is empty"):
+        dataset.write_to(ld.RootSink(tmp_path / "x.root", tree=""))
+    with pytest.raises(ld.DataError, match="shorter tree name"):
+        dataset.write_to(ld.RootSink(tmp_path / "x.root", tree="t" * 40000))
+    if os.geteuid() != 0:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(ld.DataError, match="writable directory"):
+            dataset.write_to(ld.RootSink(locked / "x.root"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["locked"] if os.geteuid() != 0 else [])
+
+
+def jsroot_dir():
+    """tests/root_interop with jsroot installed from its lock file: `npm ci --ignore-scripts` (jsroot's
+    optional canvas/gl builds are not needed to read files) into tests/root_interop/node_modules
+    (git-ignored) the first time, under a lock so parallel test runs install once."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node/npm not found: jsroot (tests/root_interop) cannot run")
+    if (INTEROP / "node_modules" / "jsroot").is_dir():
+        return INTEROP
+    with open(os.path.join(tempfile.gettempdir(), "laddu-root-interop-npm.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (INTEROP / "node_modules" / "jsroot").is_dir():
+            return INTEROP
+        flags = ["--ignore-scripts", "--no-audit", "--no-fund"]
+        for extra in (["--offline"], []):
+            done = subprocess.run(["npm", "ci", *extra, *flags], cwd=INTEROP, capture_output=True, timeout=600)
+            if done.returncode == 0:
+                return INTEROP
+    pytest.fail("npm ci in tests/root_interop failed (jsroot from the npm registry): "
+                + done.stderr.decode(errors="replace")[-1000:])
+
+
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_jsroot_reads_what_root_sink_writes_value_for_value(tmp_path, precision):
+    interop = jsroot_dir()
+    dataset = sink_dataset()
+    path = tmp_path / "js.root"
+    dataset.write_to(ld.RootSink(path, tree="events", precision=precision))
+    result = subprocess.run(["node", str(interop / "read_tree.mjs"), str(path), "events"],
+                            cwd=interop, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    read = json.loads(result.stdout)
+    expected = written_columns(dataset, precision)
+    assert read["entries"] == SINK_EVENTS
+    assert list(read["branches"]) == list(expected)
+    for name, values in expected.items():
+        branch = read["branches"][name]
+        assert branch["title"] == f"{name}/{'F' if precision == 'f32' else 'D'}"
+        assert_same_bits(np.array(branch["values"], dtype=np.float64), values, name)
+
+
+FIXTURES = pathlib.Path(__file__).resolve().parents[2] / "tests" / "root_interop" / "fixtures"
+
+
+@pytest.mark.parametrize("name", ["embedded_mixed", "embedded_only"])
+def test_baskets_kept_inside_the_tree_are_read(name):
+    # tests/root_interop/make_fixtures.py wrote these with ROOT: entry i holds beam_e = 0.5 i,
+    # beam_px = i - 3, beam_py = 0.25 i, beam_pz = -i, weight = 1 + i % 3.
+    path = FIXTURES / f"{name}.root"
+    tree = uproot.open(path)["events"]
+    assert all(len(branch.embedded_baskets) == 1 for branch in tree.branches)
+    i = np.arange(tree.num_entries, dtype=float)
+    dataset = ld.read_root(str(path))
+    assert dataset.n_events == tree.num_entries
+    np.testing.assert_array_equal(dataset.weights(), 1.0 + i % 3)
+    if name == "embedded_mixed":
+        np.testing.assert_array_equal(dataset.column("beam_e"), 0.5 * i)
+    else:
+        p4 = np.asarray(dataset.p4("beam"))
+        np.testing.assert_array_equal(p4, np.stack([0.5 * i, i - 3.0, 0.25 * i, -i], axis=1))
+    # Streamed (batch by batch, across the boundary between the file's baskets and the kept one).
+    streamed = ld.read_root(str(path), cache="streaming")
+    np.testing.assert_array_equal(streamed.weights(), 1.0 + i % 3)
+    assert streamed.sum_weights() == pytest.approx(float(np.sum(1.0 + i % 3)))

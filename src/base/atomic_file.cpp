@@ -112,6 +112,30 @@ void AtomicFile::write(std::span<const std::uint8_t> bytes) {
     offset_ += bytes.size();
 }
 
+void AtomicFile::write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
+    if (fd_ < 0) {
+        throw DataError(fmt::format("cannot write '{}': the file was already committed", path_));
+    }
+    if (offset > offset_ || bytes.size() > offset_ - offset) {
+        throw DataError(fmt::format("cannot write '{}': bytes [{}, {}) lie beyond the {} written",
+                                    path_, offset, offset + bytes.size(), offset_));
+    }
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
+                                   static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            const int error = n < 0 ? errno : ENOSPC;
+            throw DataError(fmt::format("cannot write '{}': {} (the file is left unchanged)", path_,
+                                        std::strerror(error)));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+}
+
 void AtomicFile::write(std::string_view text) {
     // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): bytes of the text
     write(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));

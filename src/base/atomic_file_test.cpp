@@ -63,6 +63,20 @@ TEST(AtomicFile, WritesTheWholeFileAndLeavesNoTemporary) {
     fs::remove_all(dir);
 }
 
+TEST(AtomicFile, WriteAtPatchesWrittenBytesOnly) {
+    const fs::path dir = scratch("write_at");
+    const std::string target = (dir / "out.txt").string();
+    AtomicFile file(target);
+    file.write("hello world");
+    const std::vector<std::uint8_t> patch = {'W', 'O'};
+    file.write_at(6, patch);
+    EXPECT_EQ(file.offset(), 11U);
+    EXPECT_THROW(file.write_at(10, patch), DataError);
+    file.commit();
+    EXPECT_EQ(read_all(target), "hello WOrld");
+    fs::remove_all(dir);
+}
+
 TEST(AtomicFile, AnUncommittedFileLeavesTheTargetUnchanged) {
     const fs::path dir = scratch("uncommitted");
     const std::string target = (dir / "out.txt").string();

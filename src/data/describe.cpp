@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -7,6 +8,8 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/describe.hpp>
 #include <laddu/data/parquet.hpp>
+#include <laddu/data/read_events.hpp>
+#include <laddu/data/root.hpp>
 #include <laddu/data/schema.hpp>
 
 namespace laddu::data {
@@ -46,11 +49,66 @@ std::string json_number(double value) {
     return std::isfinite(value) ? fmt::format("{}", value) : "null";
 }
 
+void add_value(ColumnSummary& s, AccurateSum& sum, double v) {
+    s.min = std::isnan(s.min) ? v : std::min(s.min, v);
+    s.max = std::isnan(s.max) ? v : std::max(s.max, v);
+    sum.push(v);
+}
+
+// ROOT files: every numeric branch is read (integers too, as a data info should show them),
+// through the reader's own streaming path; RootSource checks that the files agree.
+FileSummary describe_root(FileSummary summary) {
+    RootReadOptions options;
+    options.schema.integer_columns_are_scalars = true;
+    const RootSource source(summary.files, options);
+    const std::vector<ColumnInfo> infos = source.branch_columns();
+    summary.laddu_schema = Schema::infer(infos).describe();
+    std::vector<AccurateSum> sums(infos.size());
+    for (const ColumnInfo& info : infos) {
+        ColumnSummary s;
+        s.name = info.name;
+        s.numeric = is_numeric(info.type);
+        s.type = std::string(column_type_name(info.type));
+        s.min = kNan;
+        s.max = kNan;
+        s.sum = s.numeric ? 0.0 : kNan;
+        summary.columns.push_back(s);
+    }
+    // Batch column k holds physical column names[k]; the weight of a tree without one is
+    // made up (1.0) and matches no branch.
+    const std::vector<std::string> names = source.schema().physical_columns();
+    std::vector<std::size_t> column_of(names.size());
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        column_of[k] = static_cast<std::size_t>(
+            std::find_if(infos.begin(), infos.end(),
+                         [&](const ColumnInfo& info) { return info.name == names[k]; }) -
+            infos.begin());
+    }
+    const auto stream = source.read(ReadPlan{});
+    while (const auto batch = stream->next()) {
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            for (const double v : batch->column_at(k)) {
+                add_value(summary.columns[column_of[k]], sums[column_of[k]], v);
+            }
+        }
+    }
+    summary.events = source.num_events();
+    for (std::size_t c = 0; c < summary.columns.size(); ++c) {
+        if (summary.columns[c].numeric) {
+            summary.columns[c].sum = sums[c].finish();
+        }
+    }
+    return summary;
+}
+
 }  // namespace
 
 FileSummary describe_files(std::span<const std::string> paths) {
     FileSummary summary;
     summary.files = expand_paths(paths);
+    if (are_root_files(summary.files)) {
+        return describe_root(std::move(summary));
+    }
     std::vector<AccurateSum> sums;
     for (std::size_t f = 0; f < summary.files.size(); ++f) {
         const ParquetFileReader reader = ParquetFileReader::open(summary.files[f]);
@@ -91,10 +149,7 @@ FileSummary describe_files(std::span<const std::string> paths) {
                 if (!raw.valid.empty() && raw.valid[i] == 0) {
                     continue;
                 }
-                const double v = raw.values[i];
-                s.min = std::isnan(s.min) ? v : std::min(s.min, v);
-                s.max = std::isnan(s.max) ? v : std::max(s.max, v);
-                sums[c].push(v);
+                add_value(s, sums[c], raw.values[i]);
             }
             s.nulls += raw.null_count;
         }

@@ -17,18 +17,19 @@ bool is_root(const std::string& pattern) {
 
 }  // namespace
 
+bool are_root_files(std::span<const std::string> paths) {
+    const auto roots = static_cast<std::size_t>(std::count_if(paths.begin(), paths.end(), is_root));
+    if (roots != 0 && roots != paths.size()) {
+        throw DataError(fmt::format("{} of the {} files are ROOT files (.root) and the others "
+                                    "are not; give Parquet and ROOT files separately (or convert "
+                                    "one kind)",
+                                    roots, paths.size()));
+    }
+    return roots != 0;
+}
+
 Dataset read_events(std::span<const std::string> patterns) {
-    const auto roots =
-        static_cast<std::size_t>(std::count_if(patterns.begin(), patterns.end(), is_root));
-    if (roots == 0) {
-        return read_parquet(patterns);
-    }
-    if (roots == patterns.size()) {
-        return read_root(patterns);
-    }
-    throw DataError(fmt::format("{} of the {} files are ROOT files (.root) and the others are not; "
-                                "give Parquet and ROOT files separately (or convert one kind)",
-                                roots, patterns.size()));
+    return are_root_files(patterns) ? read_root(patterns) : read_parquet(patterns);
 }
 
 }  // namespace laddu::data

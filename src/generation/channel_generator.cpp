@@ -463,13 +463,15 @@ ChannelGenerator::weighted(const WeightedConfig& config, const ModelWeights& mod
     return {std::move(events), report};
 }
 
-GenerationReport ChannelGenerator::weighted_to(const WeightedConfig& config,
-                                               const std::string& path, const ModelWeights& model,
-                                               data::ParquetWriteOptions options) const {
+GenerationReport ChannelGenerator::weighted_stream(
+    const WeightedConfig& config, const ModelWeights& model,
+    const std::function<void(const data::Dataset&, std::size_t)>& open,
+    const std::function<void(const data::Dataset&)>& write,
+    const std::function<void()>& close) const {
     WeightedPlan plan = plan_weighted(config, static_cast<bool>(model));
     const std::size_t n = config.events;
-    // Memory: one batch of output columns, the file's pending row group of the same size, and
-    // one event's work per thread.
+    // Memory: one batch of output columns, the file's pending block (row group or baskets) of
+    // the same size, and one event's work per thread.
     std::size_t batch = std::min(n, kDefaultStreamBatch);
     if (config.memory_bytes) {
         const std::size_t budget = *config.memory_bytes;
@@ -483,21 +485,47 @@ GenerationReport ChannelGenerator::weighted_to(const WeightedConfig& config,
         plan.threads = std::min(plan.threads, (budget - batch * per_event) / plan.work_bytes);
     }
     plan.threads = std::max<std::size_t>(1, plan.threads);
-    options.row_group_size = std::min(options.row_group_size, batch);
     GenerationReport report = weighted_report(config, plan.chunk);
     report.estimated_peak_bytes =
         static_cast<std::uint64_t>(2 * batch * plan.event_bytes + plan.threads * plan.work_bytes);
-    std::optional<data::EventParquetWriter> writer;
     for (std::uint64_t first = 0; first < n; first += batch) {
         const std::size_t count = std::min<std::size_t>(batch, n - first);
         const data::Dataset events = weighted_batch(config, plan, model, first, count, report);
-        if (!writer) {
-            writer.emplace(events.schema(), path, options);
+        if (first == 0) {
+            open(events, batch);
         }
-        writer->write(events.batch());
+        write(events);
     }
-    writer->close();
+    close();
     return report;
+}
+
+GenerationReport ChannelGenerator::weighted_to(const WeightedConfig& config,
+                                               const std::string& path, const ModelWeights& model,
+                                               data::ParquetWriteOptions options) const {
+    std::optional<data::EventParquetWriter> writer;
+    return weighted_stream(
+        config, model,
+        [&](const data::Dataset& events, std::size_t batch) {
+            options.row_group_size = std::min(options.row_group_size, batch);
+            writer.emplace(events.schema(), path, options);
+        },
+        [&](const data::Dataset& events) { writer->write(events.batch()); },
+        [&] { writer->close(); });
+}
+
+GenerationReport ChannelGenerator::weighted_to(const WeightedConfig& config,
+                                               const std::string& path, const ModelWeights& model,
+                                               data::RootWriteOptions options) const {
+    std::optional<data::EventRootWriter> writer;
+    return weighted_stream(
+        config, model,
+        [&](const data::Dataset& events, std::size_t batch) {
+            options.entries_per_basket = std::min(options.entries_per_basket, batch);
+            writer.emplace(events.schema(), path, options);
+        },
+        [&](const data::Dataset& events) { writer->write(events.batch()); },
+        [&] { writer->close(); });
 }
 
 }  // namespace laddu::generation

@@ -11,6 +11,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/data/parquet.hpp>
+#include <laddu/data/root.hpp>
 #include <laddu/generation/channel_generator.hpp>
 
 #include "channel_test_support.hpp"
@@ -373,6 +374,32 @@ TEST(ChannelGenerator, StreamingToParquetWritesTheWeightedEventsInBatches) {
     WeightedConfig tiny = config;
     tiny.memory_bytes = 100;
     EXPECT_THROW((void)generator.weighted_to(tiny, path), ModelError);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ChannelGenerator, StreamingToRootWritesTheWeightedEventsInBasketsOfABatch) {
+    KsKs setup;
+    ChannelGenerator generator(setup.channel, setup.proposals);
+    const auto dir = std::filesystem::temp_directory_path() / "laddu_weighted_to_root_test";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "events.root").string();
+    WeightedConfig config{.events = 5003, .seed = 8};
+    config.memory_bytes = 1000 * 2 * (4 * 6 + 1) * sizeof(double) + 4096;
+    const auto [events, report] = generator.weighted({.events = 5003, .seed = 8});
+    data::RootWriteOptions options;
+    options.tree = "mc";
+    const GenerationReport streamed = generator.weighted_to(config, path, {}, options);
+    EXPECT_EQ(streamed.sum_weights, report.sum_weights);
+    const data::RootSource source({path});
+    EXPECT_EQ(source.tree_name(), "mc");
+    EXPECT_GT(source.fragment_sizes().size(), 4U);  // baskets of at most one batch
+    const data::Dataset back = data::read_root(path);
+    ASSERT_EQ(back.size(), events.size());
+    for (const std::string& name : events.schema().batch_column_names()) {
+        const auto a = back.column(name);
+        const auto b = events.column(name);
+        ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << name;
+    }
     std::filesystem::remove_all(dir);
 }
 

@@ -1,8 +1,9 @@
 """laddu's tutorial "Reading, transforming, and writing event data" (data-io.md), each block run
 with laddu and with laddu-cpp on the same events, and the results compared; the errors the
 tutorial promises ("fail at construction", bad cache/memory/precision choices) have laddu's type.
-ROOT lines are left out here: test_root.py compares read_root (laddu-cpp writes no ROOT files,
-so the RootSink lines have no counterpart). python/tests/test_data_io_tutorial.py
+The RootSink lines run both ways: laddu's read_root reads laddu-cpp's file to the same dataset,
+and laddu-cpp's read_root reads laddu's (test_root.py compares read_root on uproot's files).
+python/tests/test_data_io_tutorial.py
 checks laddu-cpp's results on their own.
 """
 
@@ -175,3 +176,29 @@ def test_write_transformed_data(tmp_path, precision):
     ours, theirs = tables[ld], tables[laddu]
     assert ours.schema == theirs.schema
     assert ours.equals(theirs)
+
+
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_root_sink_files_read_by_either_library(tmp_path, precision):
+    for writer in (laddu, ld):
+        path = tmp_path / f"{writer.__name__}.root"
+        events(writer).write_to(writer.RootSink(str(path), tree="events", precision=precision))
+    ours_file, theirs_file = tmp_path / "laddu_cpp.root", tmp_path / "laddu.root"
+    # laddu reads laddu-cpp's file to the events laddu itself wrote and reads back.
+    theirs_from_ours = laddu.read_root(str(ours_file))
+    theirs_from_theirs = laddu.read_root(str(theirs_file))
+    a, b = columns(laddu, theirs_from_ours), columns(laddu, theirs_from_theirs)
+    assert list(a) == list(b)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    # laddu-cpp reads laddu's file to the same dataset laddu reads.
+    assert_same_events(ld.read_root(str(theirs_file)), theirs_from_theirs)
+    assert_same_events(ld.read_root(str(ours_file)), theirs_from_ours)
+
+
+def test_root_sink_errors_have_laddus_types(tmp_path):
+    for lib in (laddu, ld):
+        with pytest.raises(ValueError, match="precision must be 'f32' or 'f64'"):
+            lib.RootSink(str(tmp_path / "x.root"), precision="f16")
+        with pytest.raises(TypeError, match="Dataset sink must be a ParquetSink or RootSink"):
+            events(lib, 5).write_to(str(tmp_path / "x.root"))

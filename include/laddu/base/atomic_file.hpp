@@ -41,6 +41,11 @@ public:
     /// Appends `text`.
     void write(std::string_view text);
 
+    /// Overwrites bytes already written at [offset, offset + size) (a header patched once the
+    /// rest is known); DataError when the range is not inside what was written or the system
+    /// refuses. offset() is unchanged.
+    void write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes);
+
     /// Bytes written so far.
     [[nodiscard]] std::uint64_t offset() const noexcept { return offset_; }
 

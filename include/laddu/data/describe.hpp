@@ -1,4 +1,4 @@
-// laddu/data/describe.hpp: summaries of Parquet files for `laddu-cpp data info`.
+// laddu/data/describe.hpp: summaries of Parquet or ROOT files for `laddu-cpp data info`.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,8 @@ namespace laddu::data {
 /// Statistics of one column over every file.
 struct ColumnSummary {
     std::string name;
-    /// "float64", "float32", "int64", "int32", or the Parquet type of a column laddu cannot read.
+    /// "float64", "float32", "int64", "int32", or the Parquet type of a column laddu cannot read
+    /// ("other" for such a ROOT branch).
     std::string type;
     bool numeric = false;
     /// Over the non-null values; NaN when there are none (or the column is not numeric).
@@ -31,8 +32,9 @@ struct FileSummary {
     std::string laddu_schema;
 };
 
-/// Reads every numeric column of `paths` (globs allowed). Files must have the same columns;
-/// malformed files are DataError.
+/// Reads every numeric column of `paths` (globs allowed): Parquet files, or ROOT files (".root",
+/// the first TTree of each; every numeric branch, integers included). Files must have the same
+/// columns; malformed files and a mix of Parquet and ROOT are DataError.
 [[nodiscard]] FileSummary describe_files(std::span<const std::string> paths);
 
 /// A human-readable table.

@@ -44,6 +44,7 @@
 
 #include <laddu/data/dataset.hpp>
 #include <laddu/data/parquet.hpp>
+#include <laddu/data/root.hpp>
 #include <laddu/generation/initial_momentum.hpp>
 #include <laddu/generation/interval.hpp>
 #include <laddu/generation/mass_proposal.hpp>
@@ -233,6 +234,11 @@ public:
                                  const ModelWeights& model = {},
                                  data::ParquetWriteOptions options = {}) const;
 
+    /// weighted_to() writing a ROOT file (one flat TTree, see data::EventRootWriter) instead:
+    /// baskets are at most one batch.
+    GenerationReport weighted_to(const WeightedConfig& config, const std::string& path,
+                                 const ModelWeights& model, data::RootWriteOptions options) const;
+
     /// `config.events` unit-weight events by accept-reject on the target weight w (proposal
     /// weight, times the model value with `model`), as laddu's generate_unweighted:
     ///  * envelope: max_weight, phase_space_envelope() with proven_envelope, or else the pilot:
@@ -261,6 +267,14 @@ private:
 
     /// Sizes and threads of a weighted run (ModelError for zero events).
     [[nodiscard]] WeightedPlan plan_weighted(const WeightedConfig& config, bool with_model) const;
+    /// weighted()'s events in batches handed to `open(first batch, batch size)` once and
+    /// `write(batch)` each (weighted_to's memory plan: a batch and a pending block of the same
+    /// size); `close()` at the end.
+    GenerationReport
+    weighted_stream(const WeightedConfig& config, const ModelWeights& model,
+                    const std::function<void(const data::Dataset&, std::size_t)>& open,
+                    const std::function<void(const data::Dataset&)>& write,
+                    const std::function<void()>& close) const;
     /// Events [first, first + n) of a weighted run as a dataset; adds their weights to `report`.
     [[nodiscard]] data::Dataset weighted_batch(const WeightedConfig& config,
                                                const WeightedPlan& plan, const ModelWeights& model,

@@ -1,6 +1,7 @@
 // A TBasket on file: a TKey whose last 19 bytes are the basket header (version, buffer size,
 // entry size, entry count, fLast, flag), then the compressed entries. A flat branch's entries
-// are fixed-size big-endian values with no offset table.
+// are fixed-size big-endian values with no offset table. A basket kept inside the TTree has its
+// values in Branch::embedded (tree.cpp), uncompressed.
 #include "basket.hpp"
 
 #include <bit>
@@ -18,6 +19,8 @@ constexpr std::size_t kBasketHeader = 19;  // after the TKey part of the basket'
 constexpr std::uint64_t kMaxExpansion = 1000;
 constexpr std::uint64_t kSlackBytes = 4096;
 
+// A big-endian value: memcpy and a byte swap, which compilers turn into vector shuffles over
+// a whole basket (a byte-at-a-time shift loop is not vectorised and costs a third of a read).
 template <class T>
 T load(const std::uint8_t* p) noexcept {
     using Bits = std::conditional_t<
@@ -25,8 +28,15 @@ T load(const std::uint8_t* p) noexcept {
         std::conditional_t<sizeof(T) == 2, std::uint16_t,
                            std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
     Bits bits = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-        bits = static_cast<Bits>((bits << 8U) | p[i]);
+    std::memcpy(&bits, p, sizeof(T));
+    if constexpr (std::endian::native == std::endian::little) {
+        if constexpr (sizeof(T) == 2) {
+            bits = __builtin_bswap16(bits);
+        } else if constexpr (sizeof(T) == 4) {
+            bits = __builtin_bswap32(bits);
+        } else if constexpr (sizeof(T) == 8) {
+            bits = __builtin_bswap64(bits);
+        }
     }
     return std::bit_cast<T>(bits);
 }
@@ -38,9 +48,52 @@ void convert(const std::uint8_t* p, AlignedVector<double>& out) {
     }
 }
 
+// The `entries` big-endian values of `branch`'s type at `p`, as doubles in `out`.
+void convert_values(const Branch& branch, const std::uint8_t* p, std::size_t entries,
+                    AlignedVector<double>& out, const ErrorSite& site) {
+    out.resize(entries);
+    switch (branch.type) {
+    case LeafType::kFloat32:
+        convert<float>(p, out);
+        break;
+    case LeafType::kFloat64:
+        convert<double>(p, out);
+        break;
+    case LeafType::kInt8:
+        convert<std::int8_t>(p, out);
+        break;
+    case LeafType::kUInt8:
+    case LeafType::kBool:
+        convert<std::uint8_t>(p, out);
+        break;
+    case LeafType::kInt16:
+        convert<std::int16_t>(p, out);
+        break;
+    case LeafType::kUInt16:
+        convert<std::uint16_t>(p, out);
+        break;
+    case LeafType::kInt32:
+        convert<std::int32_t>(p, out);
+        break;
+    case LeafType::kUInt32:
+        convert<std::uint32_t>(p, out);
+        break;
+    case LeafType::kInt64:
+        convert<std::int64_t>(p, out);
+        break;
+    case LeafType::kUInt64:
+        convert<std::uint64_t>(p, out);
+        break;
+    case LeafType::kUnsupported:
+        fail(site, 0,
+             fmt::format("branch '{}' cannot be read: {}", branch.name, branch.unsupported));
+    }
+}
+
 }  // namespace
 
-AlignedVector<double> read_basket(const RootFile& file, const Branch& branch, std::size_t basket) {
+void read_basket(const RootFile& file, const Branch& branch, std::size_t basket,
+                 BasketScratch& scratch, AlignedVector<double>& out) {
     const auto seek = static_cast<std::uint64_t>(branch.basket_seek[basket]);
     const auto stored = static_cast<std::uint64_t>(branch.basket_bytes[basket]);
     const auto entries =
@@ -52,7 +105,12 @@ AlignedVector<double> read_basket(const RootFile& file, const Branch& branch, st
         fail(site, 0,
              fmt::format("branch '{}' cannot be read: {}", branch.name, branch.unsupported));
     }
-    const std::vector<std::uint8_t> bytes = file.read_at(seek, stored, object);
+    if (seek == 0) {  // the basket kept inside the TTree (tree.cpp checked its size)
+        convert_values(branch, branch.embedded.data(), entries, out, site);
+        return;
+    }
+    file.read_into(seek, stored, object, scratch.stored);
+    const std::span<const std::uint8_t> bytes = scratch.stored;
     Cursor cursor(bytes, site);
     const Key key = read_key(cursor);
     if (key.class_name != "TBasket") {
@@ -95,48 +153,14 @@ AlignedVector<double> read_basket(const RootFile& file, const Branch& branch, st
                          static_cast<std::int64_t>(last) - key.keylen, key.objlen, last, entries,
                          item, want));
     }
-    const std::vector<std::uint8_t> data =
-        decompress(std::span(bytes).subspan(keylen), want,
-                   ErrorSite{file.path(), object, true, seek + keylen});
-    AlignedVector<double> out(entries);
-    const std::uint8_t* p = data.data();
-    switch (branch.type) {
-    case LeafType::kFloat32:
-        convert<float>(p, out);
-        break;
-    case LeafType::kFloat64:
-        convert<double>(p, out);
-        break;
-    case LeafType::kInt8:
-        convert<std::int8_t>(p, out);
-        break;
-    case LeafType::kUInt8:
-    case LeafType::kBool:
-        convert<std::uint8_t>(p, out);
-        break;
-    case LeafType::kInt16:
-        convert<std::int16_t>(p, out);
-        break;
-    case LeafType::kUInt16:
-        convert<std::uint16_t>(p, out);
-        break;
-    case LeafType::kInt32:
-        convert<std::int32_t>(p, out);
-        break;
-    case LeafType::kUInt32:
-        convert<std::uint32_t>(p, out);
-        break;
-    case LeafType::kInt64:
-        convert<std::int64_t>(p, out);
-        break;
-    case LeafType::kUInt64:
-        convert<std::uint64_t>(p, out);
-        break;
-    case LeafType::kUnsupported:
-        fail(site, 0,
-             fmt::format("branch '{}' cannot be read: {}", branch.name, branch.unsupported));
+    // Stored bytes of exactly the uncompressed size are the values as is (no copy needed).
+    std::span<const std::uint8_t> data = bytes.subspan(keylen);
+    if (data.size() != want) {
+        decompress_into(data, want, ErrorSite{file.path(), object, true, seek + keylen},
+                        scratch.data);
+        data = scratch.data;
     }
-    return out;
+    convert_values(branch, data.data(), entries, out, site);
 }
 
 }  // namespace laddu::data::root

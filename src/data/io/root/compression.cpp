@@ -3,13 +3,15 @@
 #include "compression.hpp"
 
 #include <bit>
+#include <memory>
+#include <new>
 #include <string>
 
 #include <fmt/format.h>
 
+#include <libdeflate.h>
 #include <lz4.h>
 #include <lzma.h>
-#include <zlib.h>
 #include <zstd.h>
 
 namespace laddu::data::root {
@@ -67,8 +69,17 @@ bool decode_block(std::span<const std::uint8_t> header, std::span<const std::uin
     std::uint8_t* dst = out.data();
     const std::size_t expanded = out.size();
     if (algorithm == "ZL") {
-        auto length = static_cast<uLongf>(expanded);
-        return ::uncompress(dst, &length, src, static_cast<uLong>(size)) == Z_OK &&
+        // A ZL block is one whole zlib stream of known size: libdeflate's one-shot decoder
+        // inflates it 2-3x faster than zlib's streaming one (bench/root_read_speed.py).
+        thread_local const std::unique_ptr<libdeflate_decompressor,
+                                           decltype(&libdeflate_free_decompressor)>
+            decompressor(libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);
+        if (!decompressor) {
+            throw std::bad_alloc();
+        }
+        std::size_t length = 0;
+        return libdeflate_zlib_decompress(decompressor.get(), src, size, dst, expanded, &length) ==
+                   LIBDEFLATE_SUCCESS &&
                length == expanded;
     }
     if (algorithm == "L4") {
@@ -161,10 +172,18 @@ std::uint64_t xxh64(std::span<const std::uint8_t> data) noexcept {
 
 std::vector<std::uint8_t> decompress(std::span<const std::uint8_t> data, std::size_t uncompressed,
                                      const ErrorSite& site) {
+    std::vector<std::uint8_t> out;
+    decompress_into(data, uncompressed, site, out);
+    return out;
+}
+
+void decompress_into(std::span<const std::uint8_t> data, std::size_t uncompressed,
+                     const ErrorSite& site, std::vector<std::uint8_t>& out) {
     if (data.size() == uncompressed) {
-        return {data.begin(), data.end()};
+        out.assign(data.begin(), data.end());
+        return;
     }
-    std::vector<std::uint8_t> out(uncompressed);
+    out.resize(uncompressed);
     std::size_t in = 0;
     std::size_t filled = 0;
     while (filled < uncompressed) {
@@ -196,7 +215,6 @@ std::vector<std::uint8_t> decompress(std::span<const std::uint8_t> data, std::si
         in += kBlockHeader + size;
         filled += expanded;
     }
-    return out;
 }
 
 }  // namespace laddu::data::root

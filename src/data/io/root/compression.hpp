@@ -22,4 +22,9 @@ namespace laddu::data::root {
 [[nodiscard]] std::vector<std::uint8_t> decompress(std::span<const std::uint8_t> data,
                                                    std::size_t uncompressed, const ErrorSite& site);
 
+/// decompress() into `out` (resized to `uncompressed`; a buffer reused from call to call keeps
+/// its capacity, so a reader that decodes basket after basket allocates once).
+void decompress_into(std::span<const std::uint8_t> data, std::size_t uncompressed,
+                     const ErrorSite& site, std::vector<std::uint8_t>& out);
+
 }  // namespace laddu::data::root

@@ -87,13 +87,27 @@ std::span<const std::uint8_t> Cursor::bytes(std::size_t count) {
     return out;
 }
 
+// Names and titles reach error messages, schemas and listings, which must stay one line: a
+// control character a damaged (or hostile) file puts in one is kept as the text \xNN.
+std::string printable(std::span<const std::uint8_t> chars) {
+    std::string out;
+    out.reserve(chars.size());
+    for (const std::uint8_t c : chars) {
+        if (c < 0x20 || c == 0x7f) {
+            out += fmt::format("\\x{:02x}", c);
+        } else {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+    return out;
+}
+
 std::string Cursor::tstring() {
     std::size_t length = u8();
     if (length == 255) {
         length = u32();
     }
-    const auto chars = bytes(length);
-    return {chars.begin(), chars.end()};
+    return printable(bytes(length));
 }
 
 std::string Cursor::cstring() {
@@ -101,7 +115,7 @@ std::string Cursor::cstring() {
     while (true) {
         const std::uint8_t c = u8();
         if (c == 0) {
-            return out;
+            return printable({reinterpret_cast<const std::uint8_t*>(out.data()), out.size()});
         }
         if (out.size() == kMaxClassName) {
             fail("a class name is not terminated within 256 bytes");

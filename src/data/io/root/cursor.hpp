@@ -19,6 +19,9 @@ struct ErrorSite {
     std::uint64_t base = 0;
 };
 
+/// `chars` with each control character (below 0x20, and 0x7f) written as the text \xNN.
+[[nodiscard]] std::string printable(std::span<const std::uint8_t> chars);
+
 /// Throws the DataError "ROOT file 'f', object o (byte n): what; advice".
 [[noreturn]] void fail(const ErrorSite& site, std::uint64_t offset, std::string_view what);
 
@@ -50,7 +53,8 @@ public:
 
     [[nodiscard]] std::int64_t i64() { return static_cast<std::int64_t>(u64()); }
 
-    /// A TString: a length byte (255: a 4-byte length follows) and the characters.
+    /// A TString: a length byte (255: a 4-byte length follows) and the characters, control
+    /// characters written as \xNN (printable()).
     [[nodiscard]] std::string tstring();
 
     /// A NUL-terminated string (a class name in an object tag), at most 256 characters.

@@ -117,13 +117,20 @@ std::shared_ptr<const RootFile> RootFile::open(const std::string& path) {
 
 std::vector<std::uint8_t> RootFile::read_at(std::uint64_t offset, std::uint64_t size,
                                             const std::string& object) const {
+    std::vector<std::uint8_t> out;
+    read_into(offset, size, object, out);
+    return out;
+}
+
+void RootFile::read_into(std::uint64_t offset, std::uint64_t size, const std::string& object,
+                         std::vector<std::uint8_t>& out) const {
     if (offset > size_ || size > size_ - offset) {
         fail(ErrorSite{path_, object, true, 0}, offset,
              fmt::format("{} bytes from here run past the end of the file ({} bytes; "
                          "truncated?)",
                          size, size_));
     }
-    std::vector<std::uint8_t> out(static_cast<std::size_t>(size));
+    out.resize(static_cast<std::size_t>(size));
     std::size_t done = 0;
     while (done < out.size()) {
         const ::ssize_t got =
@@ -135,7 +142,6 @@ std::vector<std::uint8_t> RootFile::read_at(std::uint64_t offset, std::uint64_t 
         }
         done += static_cast<std::size_t>(got);
     }
-    return out;
 }
 
 std::vector<std::uint8_t> RootFile::object_data(const Key& key) const {

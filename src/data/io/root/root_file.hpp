@@ -41,6 +41,10 @@ public:
     [[nodiscard]] std::vector<std::uint8_t> read_at(std::uint64_t offset, std::uint64_t size,
                                                     const std::string& object) const;
 
+    /// read_at() into `out` (resized; a reused buffer keeps its capacity).
+    void read_into(std::uint64_t offset, std::uint64_t size, const std::string& object,
+                   std::vector<std::uint8_t>& out) const;
+
     /// The object's uncompressed bytes (after its key).
     [[nodiscard]] std::vector<std::uint8_t> object_data(const Key& key) const;
 

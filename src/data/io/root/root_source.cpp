@@ -203,15 +203,14 @@ private:
     }
 
     // Copies entries [entry, entry + count) of a column, decoding its baskets as needed.
-    void fill(ColumnState& column, std::int64_t entry, std::size_t count, double* out) const {
+    void fill(ColumnState& column, std::int64_t entry, std::size_t count, double* out) {
         const root::RootFile& file = *state_->trees[file_].file;
         while (count > 0) {
             if (entry < column.first || entry >= column.end) {
                 const std::vector<std::int64_t>& starts = column.branch->basket_entry;
                 const auto at = std::upper_bound(starts.begin(), starts.end(), entry);
                 const auto basket = static_cast<std::size_t>(at - starts.begin() - 1);
-                column.values = AlignedVector<double>();  // one decoded basket at a time
-                column.values = root::read_basket(file, *column.branch, basket);
+                root::read_basket(file, *column.branch, basket, scratch_, column.values);
                 column.basket = basket;
                 column.first = starts[basket];
                 column.end = starts[basket + 1];
@@ -243,6 +242,7 @@ private:
     std::size_t chunk_;
     detail::RangeCursor cursor_;
     std::vector<std::string> names_;
+    root::BasketScratch scratch_;       // shared by the columns: one basket is decoded at a time
     std::vector<ColumnState> columns_;  ///< of file file_, in batch order
     std::size_t file_ = 0;
     std::size_t fragment_ = 0;  ///< the next fragment of file_
@@ -322,10 +322,28 @@ RootSource::RootSource(std::vector<std::string> patterns, RootReadOptions option
             }
             open.index.emplace(name, static_cast<std::size_t>(found - open.tree.branches.begin()));
         }
+        // With no event column to read, nothing else vouches for fEntries: one branch must
+        // agree with it (its basket tables bound its entries by the file's size).
+        const bool vouched = open.tree.entries == 0 || !impl_->schema->physical_columns().empty() ||
+                             std::any_of(open.tree.branches.begin(), open.tree.branches.end(),
+                                         [&](const Branch& branch) {
+                                             return branch.type != LeafType::kUnsupported &&
+                                                    branch.entries == open.tree.entries;
+                                         });
+        if (!vouched) {
+            throw DataError(fmt::format("ROOT file '{}', tree '{}': the tree has {} entries but "
+                                        "none of its {} branches has as many; the file is damaged",
+                                        path, impl_->tree_name, open.tree.entries,
+                                        open.tree.branches.size()));
+        }
         open.boundaries = common_boundaries(open);
         impl_->num_events += static_cast<std::uint64_t>(open.tree.entries);
         impl_->trees.push_back(std::move(open));
     }
+}
+
+std::vector<ColumnInfo> RootSource::branch_columns() const {
+    return column_infos(impl_->trees.front().tree);
 }
 
 const Schema& RootSource::schema() const {
@@ -368,10 +386,11 @@ std::vector<std::size_t> RootSource::fragment_sizes() const {
 std::size_t RootSource::stream_buffer_bytes(const ReadPlan& plan) const {
     check_read_plan(plan, impl_->num_events);
     const std::vector<std::string> names = impl_->schema->project(plan.columns).physical_columns();
-    // Per column its largest decoded basket (doubles); once, the largest stored basket and its
-    // decompressed bytes, which exist only while one basket is decoded.
+    // Per column its largest decoded basket (doubles); once, the largest stored basket and the
+    // largest decompressed one (the stream's scratch buffers, reused from basket to basket).
     std::size_t bytes = 0;
-    std::size_t largest = 0;
+    std::size_t largest_stored = 0;
+    std::size_t largest_data = 0;
     for (const std::string& name : names) {
         std::size_t column = 0;
         for (const OpenTree& open : impl_->trees) {
@@ -380,13 +399,14 @@ std::size_t RootSource::stream_buffer_bytes(const ReadPlan& plan) const {
                 const auto entries =
                     static_cast<std::size_t>(branch.basket_entry[b + 1] - branch.basket_entry[b]);
                 column = std::max(column, entries * sizeof(double));
-                largest = std::max(largest, static_cast<std::size_t>(branch.basket_bytes[b]) +
-                                                entries * root::leaf_size(branch.type));
+                largest_stored =
+                    std::max(largest_stored, static_cast<std::size_t>(branch.basket_bytes[b]));
+                largest_data = std::max(largest_data, entries * root::leaf_size(branch.type));
             }
         }
         bytes += column;
     }
-    return bytes + largest;
+    return bytes + largest_stored + largest_data;
 }
 
 Dataset read_root(const std::string& pattern, const RootReadOptions& options) {

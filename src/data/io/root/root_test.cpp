@@ -215,7 +215,7 @@ TEST(RootReader, UnreadableBranchesAreSkippedUnlessNeeded) {
                                           "four-momentum 'beam', but it has 2 leaves"));
     const std::string embedded =
         write(dir, "embedded.root", testing::write_tree(event_branches(4), 2, {.unwritten = 1}));
-    EXPECT_THAT(error_of(embedded), HasSubstr("basket stored inside the TTree"));
+    EXPECT_THAT(error_of(embedded), HasSubstr("basket kept inside the TTree, but there is none"));
     const std::string old_branch =
         write(dir, "branch.root", testing::write_tree(event_branches(4), 2, {.branch_version = 9}));
     EXPECT_THAT(error_of(old_branch), HasSubstr("TBranch class version 9 is not supported"));

@@ -65,7 +65,9 @@ struct RawBranch {
     std::int32_t max_baskets = 0;
     std::int64_t first_entry = 0;
     std::size_t sub_branches = 0;
-    std::size_t embedded = 0;  ///< baskets kept in the TBranch (fBaskets)
+    std::size_t embedded = 0;      ///< baskets kept in the TBranch (fBaskets)
+    std::string embedded_problem;  ///< why an embedded basket cannot be read ("" if it can)
+    std::int32_t embedded_entries = 0;
     std::vector<LeafInfo> leaves;
     std::vector<std::int32_t> bytes;  ///< fBasketBytes, fBasketEntry, fBasketSeek (fMaxBaskets)
     std::vector<std::int64_t> entry;
@@ -97,6 +99,7 @@ private:
 
     Branch branch(int depth);
     void basket_tables(RawBranch& raw);
+    void embedded_basket(RawBranch& raw);
     LeafInfo leaf(const std::string& class_name);
 
     void skip_unknown(const std::string& class_name) { skip_object(cursor_, class_name); }
@@ -233,7 +236,11 @@ Branch Parser::branch(int depth) {
     });
     object_array([&](const std::string& cls) {
         ++raw.embedded;
-        skip_unknown(cls);
+        if (cls == "TBasket") {
+            embedded_basket(raw);
+        } else {
+            skip_unknown(cls);
+        }
     });
     basket_tables(raw);
     if (cursor_.pos() > header.end) {
@@ -253,6 +260,45 @@ Branch Parser::branch(int depth) {
         raw.out.basket_bytes.clear();
     }
     return std::move(raw.out);
+}
+
+// TBasket::Streamer writes a basket kept in memory as its TKey's members, the basket header
+// (the last 19 bytes of fKeylen), a flag, then, for a fixed-size leaf, the buffer: fKeylen bytes
+// of key again and the fLast - fKeylen value bytes, uncompressed (uproot's models/TBasket.py
+// reads it the same way). A basket with an entry-offset table is a variable-size leaf.
+void Parser::embedded_basket(RawBranch& raw) {
+    constexpr std::size_t kHeader = 19;
+    const std::size_t start = cursor_.pos();
+    cursor_.skip(4 + 2 + 4 + 4);  // fNbytes, fVersion, fObjlen, fDatime
+    const std::int16_t keylen = cursor_.i16();
+    if (keylen < static_cast<std::int16_t>(kHeader + 18)) {
+        cursor_.fail(
+            fmt::format("a TBasket kept in branch '{}' has fKeylen {}", raw.out.name, keylen));
+    }
+    cursor_.seek(start + static_cast<std::size_t>(keylen) - kHeader);
+    cursor_.skip(2 + 4);  // fVersion, fBufferSize
+    const std::int32_t entry_size = cursor_.i32();
+    const std::int32_t entries = cursor_.i32();
+    const std::int32_t last = cursor_.i32();
+    cursor_.skip(1);  // flag
+    if (entry_size < 0 || entries < 0 || last < keylen) {
+        cursor_.fail(fmt::format("a TBasket kept in branch '{}' has fNevBufSize {}, fNevBuf {}, "
+                                 "fLast {}",
+                                 raw.out.name, entry_size, entries, last));
+    }
+    if (!raw.embedded_problem.empty() || raw.embedded > 1) {
+        raw.embedded_problem = "it keeps several baskets inside the TTree";
+        return;  // object_any skips the rest by the byte count
+    }
+    if (std::int64_t{entry_size} * entries + keylen != last) {
+        raw.embedded_problem = "the basket kept inside the TTree has an entry-offset table (a "
+                               "variable-size leaf)";
+        return;
+    }
+    cursor_.skip(static_cast<std::size_t>(keylen));  // the buffer's copy of the key
+    const auto values = cursor_.bytes(static_cast<std::size_t>(last - keylen));
+    raw.out.embedded.assign(values.begin(), values.end());
+    raw.embedded_entries = entries;
 }
 
 void Parser::basket_tables(RawBranch& raw) {
@@ -309,10 +355,18 @@ void take_baskets(RawBranch& raw) {
     Branch& out = raw.out;
     const auto written = static_cast<std::size_t>(raw.write_basket);
     const auto used = static_cast<std::ptrdiff_t>(written);
+    // Past the written baskets, fBasketEntry holds where the next basket would start: fewer
+    // entries than the branch has means the rest are in a basket kept inside the TTree.
+    const std::int64_t on_file = written < raw.entry.size() ? raw.entry[written] : out.entries;
+    const std::size_t item = leaf_size(leaf_type(raw.leaves[0]));
+    const bool embedded =
+        raw.embedded_problem.empty() && raw.embedded_entries > 0 && on_file >= 0 &&
+        on_file < out.entries && out.entries - on_file == raw.embedded_entries &&
+        out.embedded.size() == static_cast<std::size_t>(raw.embedded_entries) * item;
     out.basket_bytes.assign(raw.bytes.begin(), raw.bytes.begin() + used);
     out.basket_seek.assign(raw.seek.begin(), raw.seek.begin() + used);
     out.basket_entry.assign(raw.entry.begin(), raw.entry.begin() + used);
-    out.basket_entry.push_back(out.entries);
+    out.basket_entry.push_back(embedded ? on_file : out.entries);
     // Each entry takes at least one byte, and no basket compresses 1000-fold: a count past
     // that bound is damage, and refusing it bounds what reading the basket allocates.
     bool ordered = out.basket_entry.front() == 0;
@@ -322,19 +376,27 @@ void take_baskets(RawBranch& raw) {
                   out.basket_entry[b + 1] - out.basket_entry[b] <=
                       kMaxExpansion * std::int64_t{out.basket_bytes[b]} + kSlackBytes;
     }
-    // Past the written baskets, fBasketEntry holds where the next basket would start: fewer
-    // entries than the branch has means the rest are in a basket kept inside the TTree.
-    const std::int64_t on_file = written < raw.entry.size() ? raw.entry[written] : out.entries;
+    if (embedded && ordered) {
+        out.basket_entry.push_back(out.entries);
+        out.basket_seek.push_back(0);
+        out.basket_bytes.push_back(0);
+        return;
+    }
+    out.embedded.clear();
     if (!ordered) {
         out.damaged = true;
         out.unsupported = "its basket tables (fBasketEntry, fBasketSeek, fBasketBytes) are not "
                           "ordered, positive and of plausible sizes (the TTree metadata is "
                           "damaged)";
     } else if (on_file < out.entries) {
-        out.unsupported = fmt::format("its entries from {} on are in a basket stored inside the "
-                                      "TTree ({} embedded; the file was not closed cleanly), "
-                                      "which laddu-cpp does not read",
-                                      on_file, raw.embedded);
+        out.unsupported =
+            fmt::format("its entries from {} on should be in a basket kept inside "
+                        "the TTree, but {}",
+                        on_file,
+                        !raw.embedded_problem.empty() ? raw.embedded_problem
+                        : raw.embedded == 0 ? std::string("there is none (the file was not "
+                                                          "closed cleanly)")
+                                            : std::string("the one there holds other entries"));
     }
 }
 

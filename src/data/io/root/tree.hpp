@@ -40,10 +40,15 @@ struct Branch {
     std::string unsupported;  ///< why a kUnsupported branch cannot be read
     bool damaged = false;     ///< its metadata is inconsistent (not merely an unsupported kind)
     std::int64_t entries = 0;
-    /// Baskets on file: first entry of each (plus the end entry), file offset, bytes.
+    /// Baskets: first entry of each (plus the end entry), file offset, bytes on file. A basket
+    /// with offset 0 is the one kept inside the TTree (always the last): its values are
+    /// `embedded`.
     std::vector<std::int64_t> basket_entry;
     std::vector<std::int64_t> basket_seek;
     std::vector<std::int32_t> basket_bytes;
+    /// The uncompressed big-endian values of the basket kept inside the TTree (fBaskets), which
+    /// ROOT 5, an interrupted job or TDirectory::WriteObject leave there; empty when none.
+    std::vector<std::uint8_t> embedded;
 };
 
 /// A TTree's entry count and top-level branches.
@@ -55,8 +60,8 @@ struct Tree {
 /// Parses the streamed `class_name` (TTree, TNtuple, TNtupleD) object `data` whose key is
 /// `keylen` bytes (object references count from the key's start). Each branch's basket tables
 /// are checked (ascending entries, fWriteBasket within fMaxBaskets, entries covered by baskets
-/// on file); a branch that fails is kUnsupported with the reason (and `damaged` unless it is
-/// only a basket kept inside the TTree).
+/// on file or kept inside the TTree); a branch that fails is kUnsupported with the reason (and
+/// `damaged` unless it is only of a kind laddu-cpp does not read).
 [[nodiscard]] Tree parse_tree(std::span<const std::uint8_t> data, std::size_t keylen,
                               const std::string& class_name, const ErrorSite& site);
 
