@@ -14,8 +14,9 @@ packages=(
     libopenmpi-dev openmpi-bin nlohmann-json3-dev
     # model files of the laddu-cpp command (apps/laddu-cpp/model_file.cpp)
     libtomlplusplus-dev
-    # Parquet and ROOT codecs (src/data/io/parquet, src/data/io/root: liblzma for XZ baskets)
-    libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev libbrotli-dev liblzma-dev
+    # Parquet and ROOT codecs (src/data/io/parquet, src/data/io/root: liblzma for XZ baskets,
+    # libdeflate for zlib baskets)
+    libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev libbrotli-dev liblzma-dev libdeflate-dev
     # Parquet interop tests and benchmark (tests/parquet_interop: DuckDB, hyparquet from npm);
     # skipped below when a node is already on PATH
     nodejs npm
@@ -24,6 +25,9 @@ packages=(
     python3-matplotlib
     # the SVG rendering test screenshots an SVG with headless Chromium (python/tests/test_render.py)
     chromium
+    # the OpenCL GPU backend (src/gpu): headers and ICD loader to build it, PoCL's CPU device to
+    # run its tests without a GPU, clinfo to list devices
+    pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo
 )
 
 missing=()

@@ -2,7 +2,8 @@
 """Fails when an #include <laddu/...> crosses the stage graph.
 
 The graph is read from the build itself: each src/<stage>/CMakeLists.txt declares
-laddu_add_stage(NAME <stage> ... DEPS <stage>...). A file of stage S (under src/S/ or
+laddu_add_stage(NAME <stage> ... DEPS <stage>...). OPTIONAL_DEPS are arrows too (runtime ──▶ jit,
+runtime ──▶ gpu): the optional stages' folders are read whether or not this machine builds them. A file of stage S (under src/S/ or
 include/laddu/S/) may include headers of S and of the stages S reaches through DEPS. Test code
 (*_test.cpp, and files under a testing/ or test_support/ folder) may also include the stages
 named as laddu_<stage> in TEST_LIBS: a test may compare against a sibling backend. Inside the

@@ -117,6 +117,7 @@ __all__ = [
     # data
     "Dataset",
     "ParquetSink",
+    "RootSink",
     "read_parquet",
     "ParquetSource",
     "read_root",
@@ -147,6 +148,7 @@ __all__ = [
     "MemoryState",
     "mpi",
     "gpu",
+    "devices",
     "backend",
     "capabilities",
     # likelihoods

@@ -240,13 +240,13 @@ class Execution:
     """laddu's Execution; Execution() is what leaving execution= out means."""
     def __init__(
         self,
-        backend: str = "auto",  # 'auto', 'cpu', 'jit' ('gpu': BackendError)
+        backend: str = "auto",  # 'auto', 'cpu', 'jit', 'gpu' (OpenCL: ld.gpu.devices())
         *,
-        precision: str = "auto",  # 'auto' is f64
+        precision: str = "auto",  # 'auto' is f64 (f32 on 'gpu')
         autodiff: str = "auto",
         normalization: str = "auto",  # only 'auto'
         threads: int | None = None,  # None: every hardware thread
-        device: int | str | None = None,  # GPU only
+        device: int | str | None = None,  # GPU only: an index or name of ld.gpu.devices()
         memory: MemoryPlan | _Budget | None = None,  # None: no budget
         mpi: bool | None = None,
         partitioning: str = "auto",
@@ -334,7 +334,7 @@ class Dataset:
     ) -> BinnedDataset: ...
     def bootstrap(self, *, seed: int = 0) -> Dataset: ...
     def subsample(self, fraction: float, *, seed: int = 0) -> Dataset: ...
-    def write_to(self, sink: ParquetSink) -> None: ...
+    def write_to(self, sink: ParquetSink | RootSink) -> None: ...
 
 class ParquetSource:
     def __init__(self, path: str | PathLike[str] | Sequence[str | PathLike[str]], *, nulls: str = "error") -> None: ...
@@ -661,7 +661,7 @@ class Generator:
     def phase_space_envelope(self) -> ProvenEnvelopeReport: ...
     def weighted_to(
         self,
-        sink: ParquetSink,
+        sink: ParquetSink | RootSink,
         events: int,
         *,
         model: Model | None = None,
@@ -704,6 +704,15 @@ class ParquetSink:
     def __init__(self, path: str, *, precision: str = "f64") -> None: ...
     @property
     def path(self) -> str: ...
+    @property
+    def precision(self) -> str: ...
+
+class RootSink:
+    def __init__(self, path: str | PathLike[str], *, tree: str = "tree", precision: str = "f64") -> None: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def tree(self) -> str: ...
     @property
     def precision(self) -> str: ...
 
@@ -1777,4 +1786,6 @@ def bootstrap_fit(
 from . import ganesh as ganesh
 
 mpi: ModuleType  # the MPI helpers (bind_distributed.cpp)
-gpu: ModuleType  # laddu.gpu: Device, devices() (always []), is_available() (False)
+gpu: ModuleType  # laddu.gpu: Device, devices() (OpenCL GPUs), is_available()
+
+def devices() -> list[Any]: ...  # every OpenCL device (gpu.Device), CPU ones too: Execution("gpu", device=N)

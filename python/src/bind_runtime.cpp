@@ -21,6 +21,9 @@
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/dataset.hpp>
 #include <laddu/expr/model.hpp>
+#if LADDU_HAVE_GPU
+#include <laddu/gpu/gpu.hpp>
+#endif
 #include <laddu/runtime/execution.hpp>
 #include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/prepared_model.hpp>
@@ -53,8 +56,8 @@ struct PreparedEvaluation {
 // report in: the collective and the pool are held by the prepared state, so their addresses
 // cannot be reused while the entry lives.
 std::string execution_key(const runtime::Execution& e) {
-    return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(e.device), e.threads,
-                       static_cast<int>(e.precision), static_cast<int>(e.autodiff),
+    return fmt::format("{}:{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(e.device), e.device_index,
+                       e.threads, static_cast<int>(e.precision), static_cast<int>(e.autodiff),
                        static_cast<int>(e.jit), e.memory.to_string(),
                        static_cast<const void*>(e.collective.get()),
                        static_cast<const void*>(e.memory_pool.get()));
@@ -111,10 +114,13 @@ std::string normalize(std::string_view value) {
     return out;
 }
 
-ir::Precision parse_precision(const std::string& value) {
+ir::Precision parse_precision(const std::string& value, bool gpu) {
     const std::string name = normalize(value);
-    // "auto" is f64 on the CPU, as in laddu (which picks f32 only for its GPU backend).
-    if (name == "auto" || name == "f64" || name == "float64" || name == "double") {
+    // "auto" is f64 on the CPU and f32 on the GPU, as in laddu.
+    if (name == "auto") {
+        return gpu ? ir::Precision::kF32 : ir::Precision::kF64;
+    }
+    if (name == "f64" || name == "float64" || name == "double") {
         return ir::Precision::kF64;
     }
     if (name == "f32" || name == "float32" || name == "single") {
@@ -178,6 +184,56 @@ const char* normalization_name(runtime::NormalizationMode mode) {
     return "auto";
 }
 
+#if LADDU_HAVE_GPU
+// The OpenCL device Execution(device=...) names: an index, or a name (exact, else the only device
+// whose name contains it); None is the first GPU-type device, else device 0. BackendError (with
+// the device list) when there is none such.
+std::size_t gpu_device_index(const py::object& device) {
+    const std::vector<gpu::DeviceInfo> all = gpu::devices();
+    if (device.is_none()) {
+        for (const gpu::DeviceInfo& d : all) {
+            if (d.is_gpu) {
+                return d.index;
+            }
+        }
+        return gpu::device(0).index;
+    }
+    if (py::isinstance<py::int_>(device)) {
+        if (device.cast<py::int_>() < py::int_(0)) {
+            throw py::value_error("GPU device index must be >= 0");
+        }
+        return gpu::device(device.cast<std::size_t>()).index;
+    }
+    const auto wanted = device.cast<std::string>();
+    std::vector<std::size_t> matches;
+    for (const gpu::DeviceInfo& d : all) {
+        if (d.name == wanted) {
+            return d.index;
+        }
+        if (d.name.find(wanted) != std::string::npos) {
+            matches.push_back(d.index);
+        }
+    }
+    if (matches.size() == 1) {
+        return matches[0];
+    }
+    std::string list;
+    for (const gpu::DeviceInfo& d : all) {
+        list += fmt::format("{}{}: {}", list.empty() ? "" : ", ", d.index, d.name);
+    }
+    throw BackendError(fmt::format("Execution('gpu'): {} OpenCL device matches '{}' (devices: {})",
+                                   matches.empty() ? "no" : "more than one", wanted,
+                                   list.empty() ? "none" : list));
+}
+#else
+std::size_t gpu_device_index(const py::object& /*device*/) {
+    throw BackendError(std::string("Execution('gpu'): this laddu_cpp was built without the OpenCL "
+                                   "GPU backend (") +
+                       LADDU_GPU_BUILD_NOTE +
+                       "); use Execution('jit') for compiled CPU kernels or Execution('cpu')");
+}
+#endif
+
 // Checked in laddu's order: the memory budget, threads, device against backend, then the
 // other options; a backend this build cannot run is refused last, as laddu does.
 runtime::Execution make_execution(const std::string& backend, const std::string& precision,
@@ -220,14 +276,13 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
     } else {
         throw py::value_error("backend must be 'auto', 'cpu', 'jit', or 'gpu'");
     }
-    execution.precision = parse_precision(precision);
+    execution.precision = parse_precision(precision, name == "gpu");
     execution.autodiff = parse_autodiff(autodiff);
     execution.normalization = parse_normalization(normalization);
     const std::string partition = parse_partitioning(partitioning);
     if (name == "gpu") {
-        throw BackendError("Execution('gpu'): laddu_cpp has no GPU backend in this version "
-                           "(ld.gpu.devices() is empty); use Execution('jit') for compiled "
-                           "CPU kernels or Execution('cpu') for the interpreter");
+        execution.device = runtime::Device::kGpu;
+        execution.device_index = gpu_device_index(device);
     }
     if (name == "jit" && !static_cast<bool>(LADDU_HAVE_JIT)) {
         throw BackendError(std::string("Execution('jit'): this laddu_cpp was built without "
@@ -244,6 +299,9 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
 }
 
 std::string backend_name(const runtime::Execution& e) {
+    if (e.device == runtime::Device::kGpu) {
+        return "gpu";
+    }
     switch (e.jit) {
     case runtime::JitPolicy::kAuto:
         return "auto";
@@ -360,7 +418,7 @@ py::dict capabilities() {
     py::dict result;
     result["backend"] = "local";
     result["jit"] = static_cast<bool>(LADDU_HAVE_JIT);
-    result["gpu"] = false;
+    result["gpu"] = static_cast<bool>(LADDU_HAVE_GPU);
     result["mpi"] = static_cast<bool>(LADDU_HAVE_DISTRIBUTED);
     result["likelihood"] = true;
     result["fit"] = true;
@@ -368,37 +426,108 @@ py::dict capabilities() {
     result["interpreter"] = true;
     result["jit_detail"] = LADDU_JIT_BUILD_NOTE;
     result["mpi_detail"] = LADDU_MPI_BUILD_NOTE;
-    result["gpu_detail"] = "laddu-cpp has no GPU backend";
+#if LADDU_HAVE_GPU
+    result["gpu_detail"] =
+        fmt::format("{}, {} device(s)", LADDU_GPU_BUILD_NOTE, gpu::devices().size());
+#else
+    result["gpu_detail"] = LADDU_GPU_BUILD_NOTE;
+#endif
     return result;
 }
 
-// laddu.gpu.Device describes an adapter; laddu_cpp has no GPU backend, so none is ever made.
+// laddu.gpu.Device: laddu's attributes (an OpenCL device in laddu_cpp: backend "opencl", driver
+// the platform name), then laddu_cpp's global_memory and vendor_name.
 struct GpuDevice {
     std::size_t index = 0;
     std::string name;
-    std::string backend;
+    std::uint32_t vendor = 0;
+    std::uint32_t device = 0;
+    std::string device_type;
+    std::string pci_bus_id;
+    std::string driver;
+    std::string driver_info;
+    std::string backend = "opencl";
+    bool supports_f64 = false;
+    std::uint64_t max_buffer_size = 0;
+    std::uint64_t max_storage_buffer_binding_size = 0;
+    std::uint32_t max_compute_workgroup_size_x = 0;
+    std::uint64_t global_memory = 0;
+    std::string vendor_name;
 };
+
+// Every OpenCL device (`gpu_only`: those of type GPU, laddu's "GPU adapters").
+std::vector<GpuDevice> gpu_devices(bool gpu_only) {
+    std::vector<GpuDevice> out;
+#if LADDU_HAVE_GPU
+    for (const gpu::DeviceInfo& d : gpu::devices()) {
+        if (gpu_only && !d.is_gpu) {
+            continue;
+        }
+        GpuDevice g;
+        g.index = d.index;
+        g.name = d.name;
+        g.vendor = d.vendor_id;
+        g.device_type = d.is_gpu ? "gpu" : "cpu";
+        g.driver = d.platform;
+        g.driver_info = d.version;
+        g.supports_f64 = d.fp64;
+        g.max_buffer_size = d.max_allocation;
+        g.max_storage_buffer_binding_size = d.max_allocation;
+        g.max_compute_workgroup_size_x = static_cast<std::uint32_t>(d.max_work_group_size);
+        g.global_memory = d.global_memory;
+        g.vendor_name = d.vendor;
+        out.push_back(std::move(g));
+    }
+#else
+    (void)gpu_only;
+#endif
+    return out;
+}
 
 void bind_gpu(py::module_& module) {
     py::module_ gpu = module.def_submodule(
-        "gpu", "GPU discovery, as laddu.gpu: laddu_cpp has no GPU backend, so no adapter is "
-               "ever listed.");
+        "gpu", "GPU discovery, as laddu.gpu: the OpenCL devices laddu_cpp can run on (any "
+               "OpenCL device, including CPU ones such as PoCL's).");
     py::class_<GpuDevice>(gpu, "Device",
-                          "A GPU adapter, as laddu.gpu.Device (index, name, backend). "
-                          "ld.gpu.devices() returns none: laddu_cpp has no GPU backend.")
+                          "An OpenCL device, as laddu.gpu.Device: index (for "
+                          "Execution('gpu', device=...)), name, vendor (id), device, device_type "
+                          "('gpu' or 'cpu'), pci_bus_id, driver (the OpenCL platform), "
+                          "driver_info (its version), backend ('opencl'), supports_f64, "
+                          "max_buffer_size, max_storage_buffer_binding_size, "
+                          "max_compute_workgroup_size_x; and global_memory (bytes), vendor_name.")
         .def_readonly("index", &GpuDevice::index)
         .def_readonly("name", &GpuDevice::name)
+        .def_readonly("vendor", &GpuDevice::vendor)
+        .def_readonly("device", &GpuDevice::device)
+        .def_readonly("device_type", &GpuDevice::device_type)
+        .def_readonly("pci_bus_id", &GpuDevice::pci_bus_id)
+        .def_readonly("driver", &GpuDevice::driver)
+        .def_readonly("driver_info", &GpuDevice::driver_info)
         .def_readonly("backend", &GpuDevice::backend)
+        .def_readonly("supports_f64", &GpuDevice::supports_f64)
+        .def_readonly("max_buffer_size", &GpuDevice::max_buffer_size)
+        .def_readonly("max_storage_buffer_binding_size",
+                      &GpuDevice::max_storage_buffer_binding_size)
+        .def_readonly("max_compute_workgroup_size_x", &GpuDevice::max_compute_workgroup_size_x)
+        .def_readonly("global_memory", &GpuDevice::global_memory)
+        .def_readonly("vendor_name", &GpuDevice::vendor_name)
         .def("__repr__", [](const GpuDevice& d) {
             return fmt::format("Device(index={}, name=\"{}\", backend=\"{}\")", d.index, d.name,
                                d.backend);
         });
     gpu.def(
-        "devices", [] { return py::list(); },
-        "The GPU adapters laddu_cpp can use: always empty (no GPU backend in this version).");
+        "devices", [] { return gpu_devices(true); },
+        "The GPU adapters laddu_cpp can use, as laddu.gpu.devices(): the OpenCL devices of type "
+        "GPU (empty when there is none, no OpenCL platform is installed, or laddu_cpp was built "
+        "without the GPU backend). ld.devices() lists every OpenCL device, CPU ones too.");
     gpu.def(
-        "is_available", [] { return false; },
-        "False: laddu_cpp has no GPU backend in this version (ld.gpu.devices() is empty).");
+        "is_available", [] { return !gpu_devices(true).empty(); },
+        "True when gpu.devices() is not empty (a GPU is there; Execution('gpu') may still run on "
+        "a CPU OpenCL device such as PoCL's: see ld.devices()).");
+    module.def(
+        "devices", [] { return gpu_devices(false); },
+        "Every OpenCL device Execution('gpu', device=N) can run on, GPUs and CPU devices (PoCL), "
+        "in platform then device order: N is a Device's index (laddu-cpp extension).");
 }
 
 // The parameter vector and the prepared (cached) model of a Model.evaluate-style call.
@@ -443,14 +572,16 @@ void bind_runtime(py::module_& module) {
         "Where and how models are evaluated (laddu's Execution). backend: 'auto' (the JIT when "
         "it is built and the work is large enough, else the interpreter; the default), 'cpu' "
         "(the interpreter), 'jit' (LLVM kernels; BackendError when not built) or 'gpu' "
-        "(BackendError: no GPU backend). precision: 'auto' (f64 on the CPU, as laddu), 'f64' "
+        "(OpenCL: the evaluate and gradient kernels on ld.gpu.devices()[device]; preparation "
+        "stays on the CPU). precision: 'auto' (f64 on the CPU, f32 on the GPU, as laddu), 'f64' "
         "or 'f32'. autodiff: 'auto', 'forward' or 'reverse'. normalization: 'auto' (statistics "
         "gathered once, laddu's 'hermitian', 'linear_statistics' or 'hybrid' strategy, when the "
         "model is separable, proven non-negative and the statistics cost at most 16 passes, "
         "else a pass over the accepted events), 'general' (always that pass) or 'verify' (the "
         "statistics whenever the model has them, checked against the pass at every evaluation: "
         "EvaluationError beyond 1e-10, 5e-4 under f32). "
-        "threads: None (every hardware thread) or a count > 0. device: GPU only. memory: a "
+        "threads: None (every hardware thread) or a count > 0. device: GPU only: an index of "
+        "ld.gpu.devices() or a device name (None: the first GPU, else device 0). memory: a "
         "MemoryPlan, MemoryBudget, byte count or text ('2 GiB', '70% available', '50% total', "
         "'auto'); None: no budget. mpi: True shares the events across the ranks of mpirun. "
         "partitioning: 'auto' (= 'contiguous'), 'contiguous', 'file_groups' or 'rows'. "
@@ -461,7 +592,8 @@ void bind_runtime(py::module_& module) {
              py::arg("device") = py::none(), py::arg("memory") = py::none(),
              py::arg("mpi") = std::nullopt, py::arg("partitioning") = "auto")
         .def("__repr__", &execution_repr)
-        .def_property_readonly("backend", &backend_name, "The backend: 'auto', 'cpu' or 'jit'.")
+        .def_property_readonly("backend", &backend_name,
+                               "The backend: 'auto', 'cpu', 'jit' or 'gpu'.")
         .def_property_readonly(
             "precision",
             [](const runtime::Execution& e) {

@@ -70,7 +70,7 @@ public:
     /// The program this kernel runs.
     [[nodiscard]] virtual const ir::Program& program() const noexcept = 0;
 
-    /// "interpreter" or "jit".
+    /// "interpreter", "jit" or "gpu".
     [[nodiscard]] virtual std::string_view backend() const noexcept = 0;
 
     /// Arithmetic precision.
@@ -108,5 +108,15 @@ enum class Passes : std::uint8_t {
                                                                ir::Precision precision,
                                                                JitPolicy policy, std::size_t events,
                                                                Passes passes);
+
+/// The kernel `execution` asks for: on Device::kGpu, a program run kMany times runs on OpenCL
+/// device execution.device_index (BackendError when the GPU backend is not built, there is no
+/// such device or its driver cannot build the program); everything else, and every program on
+/// the CPU, is select_kernel(program, precision, execution.jit, events, passes). Programs run
+/// once per preparation stay on the CPU: a driver build and an upload never repay one pass.
+[[nodiscard]] std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
+                                                               ir::Precision precision,
+                                                               const Execution& execution,
+                                                               std::size_t events, Passes passes);
 
 }  // namespace laddu::runtime::detail

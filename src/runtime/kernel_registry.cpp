@@ -1,4 +1,5 @@
-// The one place that knows whether the JIT was built: select_kernel() applies the JIT policy.
+// The one place that knows whether the JIT and the GPU backend were built: select_kernel()
+// applies the device and the JIT policy.
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
@@ -8,6 +9,9 @@
 
 #if LADDU_HAVE_JIT
 #include "jit_kernel.hpp"
+#endif
+#if LADDU_HAVE_GPU
+#include "gpu_kernel.hpp"
 #endif
 
 namespace laddu::runtime::detail {
@@ -54,6 +58,23 @@ std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
     }
 #endif
     return make_interpreter_kernel(program, precision);
+}
+
+std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
+                                                 ir::Precision precision,
+                                                 const Execution& execution, std::size_t events,
+                                                 Passes passes) {
+    if (execution.device == Device::kGpu && passes == Passes::kMany) {
+#if LADDU_HAVE_GPU
+        return make_gpu_kernel(program, precision, execution.device_index);
+#else
+        throw BackendError("the GPU was asked for (Device::kGpu) but laddu-cpp was built without "
+                           "the OpenCL backend (LADDU_WITH_OPENCL=OFF or no OpenCL headers and "
+                           "ICD loader at build time); rebuild with opencl-headers and "
+                           "ocl-icd-opencl-dev installed, or run on the CPU");
+#endif
+    }
+    return select_kernel(program, precision, execution.jit, events, passes);
 }
 
 }  // namespace laddu::runtime::detail

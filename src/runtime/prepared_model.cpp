@@ -123,12 +123,12 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
             // The JIT choice follows the global event count, so every process runs the same
             // backend. The kernels come before the plan, which counts their scratch.
             const std::size_t all_events = windows.global_events();
-            state->value = detail::select_kernel(model.evaluate, execution.precision, execution.jit,
+            state->value = detail::select_kernel(model.evaluate, execution.precision, execution,
                                                  all_events, detail::Passes::kMany);
             const ir::Program gradient = autodiff::gradient(
                 model.evaluate, autodiff::GradientOptions{.mode = execution.autodiff,
                                                           .component = autodiff::Component::kReal});
-            state->gradient = detail::select_kernel(gradient, execution.precision, execution.jit,
+            state->gradient = detail::select_kernel(gradient, execution.precision, execution,
                                                     all_events, detail::Passes::kMany);
             if (state->has_precompute) {
                 // Precompute always runs in f64; an f32 cache rounds its outputs once. Counted as

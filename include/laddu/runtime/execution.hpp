@@ -16,8 +16,12 @@
 
 namespace laddu::runtime {
 
-/// Where kernels run. Only the CPU exists today.
-enum class Device : std::uint8_t { kCpu };
+/// Where kernels run.
+enum class Device : std::uint8_t {
+    kCpu,  ///< the interpreter or the JIT (JitPolicy)
+    kGpu,  ///< the evaluate and gradient programs on OpenCL device Execution::device_index (the
+           ///< gpu stage, docs/gpu.md); preparation still runs on the CPU
+};
 
 /// How gradients are computed (autodiff::AutodiffMode: auto, forward or reverse).
 using AutodiffMode = autodiff::AutodiffMode;
@@ -98,6 +102,8 @@ class MemoryPool;  // memory_pool.hpp
 /// Options for running a model.
 struct Execution {
     Device device = Device::kCpu;
+    /// The OpenCL device under Device::kGpu: an index of gpu::devices() (ld.gpu.devices()).
+    std::size_t device_index = 0;
     /// 0: every hardware thread (at most kMaxThreads); otherwise exactly this many, at most
     /// kMaxThreads (thread_pool.hpp; more is a BackendError when the pool is made).
     std::size_t threads = 0;

@@ -1,0 +1,763 @@
+// The OpenCL side of the gpu stage: device discovery, one context and in-order queue per device,
+// the kernel cache, resident input columns and Kernel::run. This file and nothing else in
+// laddu-cpp includes the OpenCL headers.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/gpu/gpu.hpp>
+#include <laddu/ir/hash.hpp>
+#include <laddu/ir/validate.hpp>
+
+#include "lower.hpp"
+#include <CL/cl.h>
+
+namespace laddu::gpu {
+
+namespace detail {
+
+namespace {
+
+// The loader's "no platform" (cl_khr_icd's CL_PLATFORM_NOT_FOUND_KHR).
+constexpr cl_int kPlatformNotFound = -1001;
+
+std::string cl_error_name(cl_int code) {
+    switch (code) {
+    case CL_OUT_OF_RESOURCES:
+        return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY:
+        return "CL_OUT_OF_HOST_MEMORY";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+        return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_INVALID_BUFFER_SIZE:
+        return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_WORK_GROUP_SIZE:
+        return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_BUILD_PROGRAM_FAILURE:
+        return "CL_BUILD_PROGRAM_FAILURE";
+    default:
+        return fmt::format("OpenCL error {}", code);
+    }
+}
+
+bool is_out_of_memory(cl_int code) {
+    return code == CL_OUT_OF_RESOURCES || code == CL_OUT_OF_HOST_MEMORY ||
+           code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_INVALID_BUFFER_SIZE;
+}
+
+std::string device_string(cl_device_id id, cl_device_info what) {
+    std::size_t size = 0;
+    if (clGetDeviceInfo(id, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) {
+        return {};
+    }
+    std::string text(size, '\0');
+    clGetDeviceInfo(id, what, size, text.data(), nullptr);
+    while (!text.empty() && text.back() == '\0') {
+        text.pop_back();
+    }
+    return text;
+}
+
+template <typename T>
+T device_value(cl_device_id id, cl_device_info what) {
+    T value{};
+    clGetDeviceInfo(id, what, sizeof(T), &value, nullptr);
+    return value;
+}
+
+// Thrown by the pieces of Kernel::run when the device is out of memory (the run evicts the
+// resident columns and tries once more).
+struct OutOfDeviceMemory : std::runtime_error {
+    OutOfDeviceMemory(cl_int error, const std::string& doing)
+        : std::runtime_error(doing), code(error) {}
+
+    cl_int code;
+};
+
+void check(cl_int code, const char* what) {
+    if (code == CL_SUCCESS) {
+        return;
+    }
+    if (is_out_of_memory(code)) {
+        throw OutOfDeviceMemory(code, what);
+    }
+    throw BackendError(fmt::format("gpu: {} failed: {}", what, cl_error_name(code)));
+}
+
+// An input column copied to the device, valid while its host memory holds the same values.
+struct Resident {
+    cl_mem buffer = nullptr;
+    std::size_t bytes = 0;
+    std::uint64_t fingerprint = 0;
+    std::uint64_t last_use = 0;
+};
+
+// (host address, element count, element size).
+using ColumnKey = std::tuple<const void*, std::size_t, std::size_t>;
+
+struct DeviceEntry {
+    cl_platform_id platform = nullptr;
+    cl_device_id id = nullptr;
+    DeviceInfo info;
+    bool correctly_rounded_f32 = false;
+
+    // Created on first use; guarded by `mutex` afterwards (the queue, the resident columns and
+    // every kernel's arguments and scratch buffers of this device).
+    std::once_flag opened;
+    cl_context context = nullptr;
+    cl_command_queue queue = nullptr;
+    cl_int open_error = CL_SUCCESS;
+    std::mutex mutex;
+    std::map<ColumnKey, Resident> columns;
+    std::size_t resident_bytes = 0;
+    std::uint64_t tick = 0;
+
+    void release_columns() {
+        for (auto& [key, column] : columns) {
+            clReleaseMemObject(column.buffer);
+        }
+        columns.clear();
+        resident_bytes = 0;
+    }
+};
+
+class Registry {
+public:
+    // Never destroyed: kernels cached until exit hold OpenCL objects of these devices, and
+    // releasing them from static destructors races the driver's own teardown.
+    static Registry& instance() {
+        static auto* registry = new Registry;
+        return *registry;
+    }
+
+    std::vector<DeviceEntry*> entries() {
+        std::vector<DeviceEntry*> all;
+        all.reserve(devices_.size());
+        for (auto& entry : devices_) {
+            all.push_back(entry.get());
+        }
+        return all;
+    }
+
+    // Device `index`, opened (context and queue made); BackendError naming the devices.
+    DeviceEntry& open(std::size_t index) {
+        if (index >= devices_.size()) {
+            throw BackendError(describe_missing(index));
+        }
+        DeviceEntry& entry = *devices_[index];
+        std::call_once(entry.opened, [&entry] {
+            cl_int error = CL_SUCCESS;
+            entry.context = clCreateContext(nullptr, 1, &entry.id, nullptr, nullptr, &error);
+            if (error == CL_SUCCESS) {
+                entry.queue = clCreateCommandQueue(entry.context, entry.id, 0, &error);
+            }
+            entry.open_error = error;
+        });
+        if (entry.open_error != CL_SUCCESS) {
+            throw BackendError(fmt::format("gpu: could not open OpenCL device {} ({}): {}", index,
+                                           entry.info.name, cl_error_name(entry.open_error)));
+        }
+        return entry;
+    }
+
+    std::string describe_missing(std::size_t index) const {
+        if (devices_.empty()) {
+            return fmt::format(
+                "gpu: no OpenCL device {}: no OpenCL platform is installed{}. Install the GPU "
+                "vendor's OpenCL driver (NVIDIA: nvidia-opencl-icd; AMD: the ROCm OpenCL "
+                "runtime; Intel: intel-opencl-icd), or pocl-opencl-icd to run on the CPU; "
+                "`clinfo -l` lists what the OpenCL loader finds",
+                index, platform_error_.empty() ? "" : " (" + platform_error_ + ")");
+        }
+        std::string list;
+        for (const auto& entry : devices_) {
+            list += fmt::format("{}{}: {} ({})", list.empty() ? "" : ", ", entry->info.index,
+                                entry->info.name, entry->info.platform);
+        }
+        return fmt::format("gpu: no OpenCL device {}: there {} {} device{}: {}; pass one of "
+                           "these indices (gpu::devices(), ld.gpu.devices())",
+                           index, devices_.size() == 1 ? "is" : "are", devices_.size(),
+                           devices_.size() == 1 ? "" : "s", list);
+    }
+
+    Registry(const Registry&) = delete;
+    Registry& operator=(const Registry&) = delete;
+    Registry(Registry&&) = delete;
+    Registry& operator=(Registry&&) = delete;
+
+private:
+    Registry() {
+        cl_uint platform_count = 0;
+        const cl_int status = clGetPlatformIDs(0, nullptr, &platform_count);
+        if (status != CL_SUCCESS || platform_count == 0) {
+            if (status != CL_SUCCESS && status != kPlatformNotFound) {
+                platform_error_ = cl_error_name(status);
+            }
+            return;
+        }
+        std::vector<cl_platform_id> platforms(platform_count);
+        clGetPlatformIDs(platform_count, platforms.data(), nullptr);
+        for (cl_platform_id platform : platforms) {
+            std::size_t size = 0;
+            clGetPlatformInfo(platform, CL_PLATFORM_NAME, 0, nullptr, &size);
+            std::string platform_name(size, '\0');
+            clGetPlatformInfo(platform, CL_PLATFORM_NAME, size, platform_name.data(), nullptr);
+            while (!platform_name.empty() && platform_name.back() == '\0') {
+                platform_name.pop_back();
+            }
+            cl_uint count = 0;
+            if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS ||
+                count == 0) {
+                continue;
+            }
+            std::vector<cl_device_id> ids(count);
+            clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr);
+            for (cl_device_id id : ids) {
+                auto entry = std::make_unique<DeviceEntry>();
+                entry->platform = platform;
+                entry->id = id;
+                DeviceInfo& info = entry->info;
+                info.index = devices_.size();
+                info.name = device_string(id, CL_DEVICE_NAME);
+                info.vendor = device_string(id, CL_DEVICE_VENDOR);
+                info.platform = platform_name;
+                info.version = device_string(id, CL_DEVICE_VERSION);
+                info.global_memory = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
+                info.max_allocation = device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+                info.vendor_id = device_value<cl_uint>(id, CL_DEVICE_VENDOR_ID);
+                info.max_work_group_size =
+                    device_value<std::size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+                info.fp64 = device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+                info.is_gpu =
+                    (device_value<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
+                entry->correctly_rounded_f32 =
+                    (device_value<cl_device_fp_config>(id, CL_DEVICE_SINGLE_FP_CONFIG) &
+                     CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+                devices_.push_back(std::move(entry));
+            }
+        }
+    }
+
+    ~Registry() = default;  // the driver frees its objects at exit; releasing them here races it
+
+    std::vector<std::unique_ptr<DeviceEntry>> devices_;
+    std::string platform_error_;
+};
+
+// A 64-bit fingerprint of a column: its length and up to 65 values spread over it. It tells a
+// column apart from another one later allocated at the same address (a streaming window's
+// cache), which the address and length alone cannot.
+std::uint64_t fingerprint(const void* data, std::size_t count, std::size_t element) {
+    std::uint64_t h = 0xcbf29ce484222325ULL ^ count;
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    const std::size_t samples = std::min<std::size_t>(count, 65);
+    for (std::size_t s = 0; s < samples; ++s) {
+        const std::size_t at = samples == 1 ? 0 : s * (count - 1) / (samples - 1);
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, bytes + at * element, element);
+        h = (h ^ bits) * 0x100000001b3ULL;
+        h ^= h >> 29U;
+    }
+    return h;
+}
+
+}  // namespace
+
+struct KernelState {
+    ir::Program program;
+    ir::Precision precision = ir::Precision::kF64;
+    std::size_t device = 0;
+    std::string source;
+    double compile_seconds = 0.0;
+    bool fp64 = true;  // params and outputs are double (else float)
+    std::size_t invariant_slots = 0;
+    cl_program cl_prog = nullptr;
+    cl_kernel cl_invariants = nullptr;
+    cl_kernel cl_kern = nullptr;
+    // Guarded by the device's mutex: the parameter, invariant and output buffers, reused across
+    // runs.
+    cl_mem params = nullptr;
+    std::size_t params_bytes = 0;
+    cl_mem invariants = nullptr;
+    std::size_t invariants_bytes = 0;
+    std::vector<cl_mem> outputs;
+    std::size_t output_bytes = 0;
+
+    KernelState() = default;
+    KernelState(const KernelState&) = delete;
+    KernelState& operator=(const KernelState&) = delete;
+    KernelState(KernelState&&) = delete;
+    KernelState& operator=(KernelState&&) = delete;
+
+    ~KernelState() {
+        for (cl_mem m : outputs) {
+            clReleaseMemObject(m);
+        }
+        for (cl_mem m : {params, invariants}) {
+            if (m != nullptr) {
+                clReleaseMemObject(m);
+            }
+        }
+        for (cl_kernel k : {cl_invariants, cl_kern}) {
+            if (k != nullptr) {
+                clReleaseKernel(k);
+            }
+        }
+        if (cl_prog != nullptr) {
+            clReleaseProgram(cl_prog);
+        }
+    }
+};
+
+namespace {
+
+// The device copy of one input column (uploading it, converted to the kernel's element type,
+// when it is not resident), evicting least recently used columns to stay within 3/4 of the
+// device's memory.
+cl_mem resident_column(DeviceEntry& device, const double* column64, const float* column32,
+                       std::size_t events, bool want_float) {
+    const void* host = column32 != nullptr ? static_cast<const void*>(column32) : column64;
+    const std::size_t host_element = column32 != nullptr ? sizeof(float) : sizeof(double);
+    const std::size_t element = want_float ? sizeof(float) : sizeof(double);
+    const ColumnKey key{host, events, element};
+    const std::uint64_t print = fingerprint(host, events, host_element);
+    auto found = device.columns.find(key);
+    if (found != device.columns.end()) {
+        if (found->second.fingerprint == print) {
+            found->second.last_use = ++device.tick;
+            return found->second.buffer;
+        }
+        device.resident_bytes -= found->second.bytes;
+        clReleaseMemObject(found->second.buffer);
+        device.columns.erase(found);
+    }
+    const std::size_t bytes = std::max<std::size_t>(events, 1) * element;
+    const std::size_t budget = device.info.global_memory / 4 * 3;
+    while (!device.columns.empty() && device.resident_bytes + bytes > budget) {
+        auto oldest = std::min_element(
+            device.columns.begin(), device.columns.end(),
+            [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
+        device.resident_bytes -= oldest->second.bytes;
+        clReleaseMemObject(oldest->second.buffer);
+        device.columns.erase(oldest);
+    }
+    // Converted on the host when the cache's type is not the kernel's: rounding a double to
+    // float here is what the kernel would do to each loaded value.
+    std::vector<double> wide;
+    std::vector<float> narrow;
+    const void* upload = host;
+    if (want_float && column32 == nullptr) {
+        narrow.assign(column64, column64 + events);
+        upload = narrow.data();
+    } else if (!want_float && column32 != nullptr) {
+        wide.assign(column32, column32 + events);
+        upload = wide.data();
+    }
+    cl_int error = CL_SUCCESS;
+    cl_mem buffer = clCreateBuffer(device.context, CL_MEM_READ_ONLY, bytes, nullptr, &error);
+    check(error, "allocating an input column");
+    if (events > 0) {
+        error = clEnqueueWriteBuffer(device.queue, buffer, CL_TRUE, 0, events * element, upload, 0,
+                                     nullptr, nullptr);
+        if (error != CL_SUCCESS) {
+            clReleaseMemObject(buffer);
+            check(error, "uploading an input column");
+        }
+    }
+    device.columns[key] = Resident{buffer, bytes, print, ++device.tick};
+    device.resident_bytes += bytes;
+    return buffer;
+}
+
+void ensure_buffer(DeviceEntry& device, cl_mem& buffer, std::size_t& have, std::size_t bytes,
+                   cl_mem_flags flags, const char* what) {
+    if (buffer != nullptr && have >= bytes) {
+        return;
+    }
+    if (buffer != nullptr) {
+        clReleaseMemObject(buffer);
+        buffer = nullptr;
+    }
+    cl_int error = CL_SUCCESS;
+    buffer = clCreateBuffer(device.context, flags, bytes, nullptr, &error);
+    if (error != CL_SUCCESS) {
+        buffer = nullptr;
+        have = 0;
+        check(error, what);
+    }
+    have = bytes;
+}
+
+void set_arg(cl_kernel kernel, cl_uint index, const cl_mem& m) {
+    check(clSetKernelArg(kernel, index, sizeof(cl_mem), static_cast<const void*>(&m)),
+          "setting a kernel argument");
+}
+
+// Uploads the parameters (the only data sent on every call; at least one element: zero-sized
+// buffers are invalid) and queues the invariant kernel, which fills state.invariants.
+void launch_invariants(KernelState& state, DeviceEntry& device, std::span<const double> params) {
+    const std::size_t element = state.fp64 ? sizeof(double) : sizeof(float);
+    ensure_buffer(device, state.params, state.params_bytes,
+                  std::max<std::size_t>(params.size(), 1) * element, CL_MEM_READ_ONLY,
+                  "allocating the parameters");
+    if (!params.empty()) {
+        std::vector<float> narrow;
+        const void* data = params.data();
+        if (!state.fp64) {
+            narrow.assign(params.begin(), params.end());
+            data = narrow.data();
+        }
+        check(clEnqueueWriteBuffer(device.queue, state.params, CL_TRUE, 0, params.size() * element,
+                                   data, 0, nullptr, nullptr),
+              "uploading the parameters");
+    }
+    ensure_buffer(device, state.invariants, state.invariants_bytes,
+                  std::max<std::size_t>(state.invariant_slots, 1) * element, CL_MEM_READ_WRITE,
+                  "allocating the invariants");
+    set_arg(state.cl_invariants, 0, state.params);
+    set_arg(state.cl_invariants, 1, state.invariants);
+    const std::size_t one = 1;
+    check(clEnqueueNDRangeKernel(device.queue, state.cl_invariants, 1, nullptr, &one, &one, 0,
+                                 nullptr, nullptr),
+          "launching the invariant kernel");
+}
+
+// One device output column per program output column, each at least `count` elements.
+void ensure_outputs(KernelState& state, DeviceEntry& device, std::size_t count) {
+    std::size_t columns = 0;
+    for (const ir::ValueId id : state.program.outputs) {
+        columns += state.program.at(id).kind == ir::ValueKind::kComplex ? 2U : 1U;
+    }
+    const std::size_t bytes = count * (state.fp64 ? sizeof(double) : sizeof(float));
+    if (state.output_bytes >= bytes && state.outputs.size() == columns) {
+        return;
+    }
+    for (cl_mem m : state.outputs) {
+        clReleaseMemObject(m);
+    }
+    state.outputs.assign(columns, nullptr);
+    state.output_bytes = 0;
+    for (cl_mem& m : state.outputs) {
+        std::size_t have = 0;
+        ensure_buffer(device, m, have, bytes, CL_MEM_WRITE_ONLY, "allocating an output column");
+    }
+    state.output_bytes = bytes;
+}
+
+// Reads `count` values of every output column into `out` (float outputs widened).
+void read_outputs(const KernelState& state, DeviceEntry& device, std::size_t count,
+                  std::span<const ir::OutputColumn> out) {
+    const std::size_t bytes = count * (state.fp64 ? sizeof(double) : sizeof(float));
+    std::vector<float> staging(state.fp64 ? 0 : count);
+    auto read = [&](cl_mem from, double* to) {
+        void* into = state.fp64 ? static_cast<void*>(to) : static_cast<void*>(staging.data());
+        check(clEnqueueReadBuffer(device.queue, from, CL_TRUE, 0, bytes, into, 0, nullptr, nullptr),
+              "reading the outputs");
+        if (!state.fp64) {
+            std::copy(staging.begin(), staging.end(), to);
+        }
+    };
+    std::size_t c = 0;
+    for (std::size_t j = 0; j < state.program.outputs.size(); ++j) {
+        read(state.outputs[c++], out[j].re);
+        const bool complex =
+            state.program.at(state.program.outputs[j]).kind == ir::ValueKind::kComplex;
+        if (complex && out[j].im != nullptr) {
+            read(state.outputs[c], out[j].im);
+        } else if (out[j].im != nullptr) {
+            std::fill(out[j].im, out[j].im + count, 0.0);
+        }
+        c += complex ? 1U : 0U;
+    }
+}
+
+void run_locked(KernelState& state, DeviceEntry& device, std::span<const double> params,
+                const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                std::span<const ir::OutputColumn> out, std::size_t work_group_size) {
+    const ir::Program& program = state.program;
+    const bool float_inputs = state.precision == ir::Precision::kF32;
+    launch_invariants(state, device, params);
+    cl_uint arg = 0;
+    set_arg(state.cl_kern, arg++, state.invariants);
+    for (std::size_t slot = 0; slot < program.inputs.size(); ++slot) {
+        const ir::InputColumn& column = inputs.columns[slot];
+        set_arg(state.cl_kern, arg++,
+                resident_column(device, column.re, column.re32, inputs.events, float_inputs));
+        if (program.inputs[slot].kind == ir::ValueKind::kComplex) {
+            set_arg(state.cl_kern, arg++,
+                    resident_column(device, column.im, column.im32, inputs.events, float_inputs));
+        }
+    }
+    ensure_outputs(state, device, count);
+    for (const cl_mem& m : state.outputs) {
+        set_arg(state.cl_kern, arg++, m);
+    }
+    const auto first = static_cast<cl_long>(begin);
+    const auto n = static_cast<cl_long>(count);
+    check(clSetKernelArg(state.cl_kern, arg++, sizeof(cl_long), &first), "setting begin");
+    check(clSetKernelArg(state.cl_kern, arg++, sizeof(cl_long), &n), "setting count");
+
+    std::size_t global = count;
+    const std::size_t* local = nullptr;
+    if (work_group_size > 0) {
+        global = (count + work_group_size - 1) / work_group_size * work_group_size;
+        local = &work_group_size;
+    }
+    check(clEnqueueNDRangeKernel(device.queue, state.cl_kern, 1, nullptr, &global, local, 0,
+                                 nullptr, nullptr),
+          "launching the kernel");
+    read_outputs(state, device, count, out);
+}
+
+// Whether kernels for `device` use doubles: when it has them, unless LADDU_GPU_NO_FP64=1 asks to
+// build as for a device without them (how the tests run the float-only kernels on PoCL, and a
+// way to try them before buying a GPU whose doubles are slow).
+bool uses_fp64(const DeviceInfo& device) {
+    const char* off = std::getenv("LADDU_GPU_NO_FP64");
+    return device.fp64 && (off == nullptr || std::string_view(off) != "1");
+}
+
+// Equal up to names (ir::hash ignores them too).
+bool same_program(const ir::Program& a, const ir::Program& b) {
+    if (a.instructions != b.instructions || a.operands != b.operands ||
+        a.parameter_count != b.parameter_count || a.outputs != b.outputs ||
+        a.inputs.size() != b.inputs.size()) {
+        return false;
+    }
+    for (std::size_t k = 0; k < a.inputs.size(); ++k) {
+        if (a.inputs[k].kind != b.inputs[k].kind) {
+            return false;
+        }
+    }
+    return true;
+}
+
+struct Cache {
+    std::mutex mutex;
+    std::map<std::tuple<std::uint64_t, int, std::size_t, bool>,
+             std::vector<std::shared_ptr<const Kernel>>>
+        kernels;
+
+    static Cache& instance() {
+        static auto* cache = new Cache;  // never destroyed, like Registry
+        return *cache;
+    }
+};
+
+std::shared_ptr<const Kernel> build(const ir::Program& program, ir::Precision precision,
+                                    std::size_t index) {
+    DeviceEntry& device = Registry::instance().open(index);
+    auto state = std::make_shared<KernelState>();
+    state->program = program;
+    state->precision = precision;
+    state->device = index;
+    state->fp64 = uses_fp64(device.info);
+    if (precision == ir::Precision::kF64 && !state->fp64) {
+        throw BackendError(fmt::format(
+            "gpu: device {} ({}) has no double support (cl_khr_fp64), which precision f64 needs; "
+            "use precision f32 or another device",
+            index, device.info.name));
+    }
+    detail::OpenClSource lowered = lower(program, precision, state->fp64);
+    state->source = std::move(lowered.text);
+    state->invariant_slots = lowered.invariant_slots;
+    const auto start = std::chrono::steady_clock::now();
+    const char* text = state->source.c_str();
+    const std::size_t length = state->source.size();
+    cl_int error = CL_SUCCESS;
+    state->cl_prog = clCreateProgramWithSource(device.context, 1, &text, &length, &error);
+    check(error, "creating the OpenCL program");
+    // No fast-math flags: the kernel must round like the other backends. f32 division and
+    // square root are correctly rounded where the device offers it (OpenCL allows 2.5 ulp).
+    const std::string options = precision == ir::Precision::kF32 && device.correctly_rounded_f32
+                                    ? "-cl-fp32-correctly-rounded-divide-sqrt"
+                                    : "";
+    error = clBuildProgram(state->cl_prog, 1, &device.id, options.c_str(), nullptr, nullptr);
+    if (error != CL_SUCCESS) {
+        std::size_t size = 0;
+        clGetProgramBuildInfo(state->cl_prog, device.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+        std::string log(size, '\0');
+        clGetProgramBuildInfo(state->cl_prog, device.id, CL_PROGRAM_BUILD_LOG, size, log.data(),
+                              nullptr);
+        while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) {
+            log.pop_back();
+        }
+        constexpr std::size_t kMaxLog = 4000;
+        if (log.size() > kMaxLog) {
+            log = log.substr(0, kMaxLog) + "\n[build log truncated]";
+        }
+        throw BackendError(fmt::format(
+            "gpu: the OpenCL driver of device {} ({}) could not build the kernel ({}); run on the "
+            "CPU (Execution 'jit' or 'cpu') and report this with the build log:\n{}",
+            index, device.info.name, cl_error_name(error), log));
+    }
+    state->cl_invariants = clCreateKernel(state->cl_prog, "laddu_invariants", &error);
+    check(error, "creating the invariant kernel");
+    state->cl_kern = clCreateKernel(state->cl_prog, "laddu_kernel", &error);
+    check(error, "creating the kernel");
+    state->compile_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::make_shared<const Kernel>(std::move(state));
+}
+
+}  // namespace
+
+}  // namespace detail
+
+std::vector<DeviceInfo> devices() {
+    std::vector<DeviceInfo> all;
+    for (const detail::DeviceEntry* entry : detail::Registry::instance().entries()) {
+        all.push_back(entry->info);
+    }
+    return all;
+}
+
+DeviceInfo device(std::size_t index) {
+    const std::vector<detail::DeviceEntry*> all = detail::Registry::instance().entries();
+    if (index >= all.size()) {
+        throw BackendError(detail::Registry::instance().describe_missing(index));
+    }
+    return all[index]->info;
+}
+
+Kernel::Kernel(std::shared_ptr<detail::KernelState> state) : state_(std::move(state)) {}
+
+const ir::Program& Kernel::program() const noexcept {
+    return state_->program;
+}
+
+ir::Precision Kernel::precision() const noexcept {
+    return state_->precision;
+}
+
+std::size_t Kernel::device() const noexcept {
+    return state_->device;
+}
+
+const std::string& Kernel::source() const noexcept {
+    return state_->source;
+}
+
+double Kernel::compile_seconds() const noexcept {
+    return state_->compile_seconds;
+}
+
+void Kernel::run(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
+                 std::size_t count, std::span<const ir::OutputColumn> out,
+                 std::size_t work_group_size) const {
+    const ir::Program& program = state_->program;
+    if (params.size() != program.parameter_count) {
+        throw EvaluationError(fmt::format("expected {} parameter values, got {}",
+                                          program.parameter_count, params.size()));
+    }
+    ir::check_inputs(program, state_->precision, inputs);
+    if (out.size() != program.outputs.size()) {
+        throw DataError(fmt::format("gpu: {} output columns given for {} outputs", out.size(),
+                                    program.outputs.size()));
+    }
+    if (begin + count > inputs.events) {
+        throw DataError(fmt::format("gpu: events [{}, {}) exceed the {} input events", begin,
+                                    begin + count, inputs.events));
+    }
+    if (count == 0) {
+        return;
+    }
+    detail::DeviceEntry& device = detail::Registry::instance().open(state_->device);
+    const std::lock_guard<std::mutex> lock(device.mutex);
+    try {
+        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size);
+        return;
+    } catch (const detail::OutOfDeviceMemory&) {
+        // Another program's columns may hold the memory: free them all and try once more.
+        device.release_columns();
+        clFinish(device.queue);
+    }
+    try {
+        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size);
+    } catch (const detail::OutOfDeviceMemory& oom) {
+        std::size_t columns = 0;
+        for (const ir::InputSlot& slot : program.inputs) {
+            columns += slot.kind == ir::ValueKind::kComplex ? 2U : 1U;
+        }
+        const std::size_t element =
+            state_->precision == ir::Precision::kF32 ? sizeof(float) : sizeof(double);
+        throw BackendError(fmt::format(
+            "gpu: out of device memory on device {} ({}, {:.2f} GiB) while {} ({}): the "
+            "program's {} input columns of {} events need {:.2f} GiB; use precision f32 (half the "
+            "bytes), split the events across processes (MPI), or run on the CPU",
+            state_->device, device.info.name,
+            static_cast<double>(device.info.global_memory) / (1024.0 * 1024.0 * 1024.0), oom.what(),
+            detail::cl_error_name(oom.code), columns, inputs.events,
+            static_cast<double>(columns * inputs.events * element) / (1024.0 * 1024.0 * 1024.0)));
+    }
+}
+
+std::shared_ptr<const Kernel> compile(const ir::Program& program, ir::Precision precision,
+                                      std::size_t device_index) {
+    const Expected<void> valid = ir::validate(program);
+    if (!valid) {
+        throw CompileError("gpu: invalid program: " + valid.error().message);
+    }
+    detail::Cache& cache = detail::Cache::instance();
+    const bool fp64 = device_index < detail::Registry::instance().entries().size() &&
+                      detail::uses_fp64(device(device_index));
+    const auto key =
+        std::make_tuple(ir::hash(program), static_cast<int>(precision), device_index, fp64);
+    {
+        const std::lock_guard<std::mutex> lock(cache.mutex);
+        for (const auto& kernel : cache.kernels[key]) {
+            if (detail::same_program(kernel->program(), program)) {
+                return kernel;
+            }
+        }
+    }
+    // Built outside the lock (PoCL takes a second or more); two threads may both build it once.
+    std::shared_ptr<const Kernel> kernel = detail::build(program, precision, device_index);
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    cache.kernels[key].push_back(kernel);
+    return kernel;
+}
+
+std::size_t cache_size() noexcept {
+    detail::Cache& cache = detail::Cache::instance();
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    std::size_t n = 0;
+    for (const auto& [key, kernels] : cache.kernels) {
+        n += kernels.size();
+    }
+    return n;
+}
+
+void clear_cache() noexcept {
+    {
+        detail::Cache& cache = detail::Cache::instance();
+        const std::lock_guard<std::mutex> lock(cache.mutex);
+        cache.kernels.clear();
+    }
+    for (detail::DeviceEntry* entry : detail::Registry::instance().entries()) {
+        const std::lock_guard<std::mutex> lock(entry->mutex);
+        entry->release_columns();
+    }
+}
+
+std::size_t resident_bytes(std::size_t device_index) noexcept {
+    const std::vector<detail::DeviceEntry*> all = detail::Registry::instance().entries();
+    if (device_index >= all.size()) {
+        return 0;
+    }
+    const std::lock_guard<std::mutex> lock(all[device_index]->mutex);
+    return all[device_index]->resident_bytes;
+}
+
+}  // namespace laddu::gpu

@@ -1,0 +1,242 @@
+// The OpenCL backend as a ChunkKernel. Compiled to nothing unless the gpu stage is built
+// (LADDU_HAVE_GPU, from laddu_add_stage's OPTIONAL_DEPS).
+//
+// The runtime asks for kReductionChunk events at a time from several threads; a launch that
+// small leaves a GPU mostly idle. So the kernel evaluates blocks of kBlockEvents events in one
+// launch, keeps the per-event outputs of the pass's blocks on the host (shared by the threads of
+// one pass: from the first bind() until the last bound kernel is destroyed, for one parameter
+// vector and one set of input columns), and hands every chunk its slice. The
+// runtime then sums the slices in its fixed-order LaneSums exactly as for the CPU backends, so a
+// result does not depend on the block size, the work-group size or the thread count.
+#if LADDU_HAVE_GPU
+#include "gpu_kernel.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/gpu/gpu.hpp>
+
+namespace laddu::runtime::detail {
+
+namespace {
+
+// Events per launch: a multiple of kReductionChunk, large enough to fill a GPU.
+constexpr std::size_t kBlockEvents = 64 * kReductionChunk;
+
+// At most this many bytes of block outputs are kept (at least one block).
+constexpr std::size_t kMaxBlockBytes = std::size_t{256} << 20U;
+
+// What the block outputs were computed from: the parameters (bitwise), the column addresses and
+// a sample of the columns' values (a streaming pass may build its next window's cache at the
+// address of the last one).
+struct Identity {
+    std::vector<double> params;
+    std::vector<const void*> columns;
+    std::size_t events = 0;
+    std::uint64_t fingerprint = 0;
+
+    friend bool operator==(const Identity& a, const Identity& b) {
+        return a.events == b.events && a.fingerprint == b.fingerprint && a.columns == b.columns &&
+               a.params.size() == b.params.size() &&
+               std::memcmp(a.params.data(), b.params.data(), a.params.size() * sizeof(double)) == 0;
+    }
+};
+
+void mix(std::uint64_t& h, const void* data, std::size_t bytes) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, data, std::min(bytes, sizeof(bits)));
+    h = (h ^ bits) * 0x100000001b3ULL;
+    h ^= h >> 29U;
+}
+
+std::uint64_t sample(const void* data, std::size_t count, std::size_t element, std::uint64_t h) {
+    if (data == nullptr || count == 0) {
+        return h;
+    }
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    constexpr std::size_t kSamples = 33;
+    for (std::size_t s = 0; s < kSamples; ++s) {
+        mix(h, bytes + (s * (count - 1) / (kSamples - 1)) * element, element);
+    }
+    return h;
+}
+
+Identity identity_of(std::span<const double> params, const ir::ColumnView& inputs) {
+    Identity id;
+    id.params.assign(params.begin(), params.end());
+    id.events = inputs.events;
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const ir::InputColumn& c : inputs.columns) {
+        for (const void* p : {static_cast<const void*>(c.re), static_cast<const void*>(c.im),
+                              static_cast<const void*>(c.re32), static_cast<const void*>(c.im32)}) {
+            id.columns.push_back(p);
+        }
+        h = sample(c.re, inputs.events, sizeof(double), h);
+        h = sample(c.im, inputs.events, sizeof(double), h);
+        h = sample(c.re32, inputs.events, sizeof(float), h);
+        h = sample(c.im32, inputs.events, sizeof(float), h);
+    }
+    id.fingerprint = h;
+    return id;
+}
+
+// The per-event outputs of events [first, first + events).
+struct Block {
+    std::size_t first = 0;
+    std::size_t events = 0;
+    std::vector<std::vector<double>> re;
+    std::vector<std::vector<double>> im;
+    std::uint64_t last_use = 0;
+};
+
+class GpuChunkKernel final : public ChunkKernel {
+public:
+    GpuChunkKernel(const ir::Program& program, std::shared_ptr<const gpu::Kernel> kernel,
+                   ir::Precision precision)
+        : program_(program), kernel_(std::move(kernel)), precision_(precision) {}
+
+    [[nodiscard]] const ir::Program& program() const noexcept override { return program_; }
+
+    [[nodiscard]] std::string_view backend() const noexcept override { return "gpu"; }
+
+    [[nodiscard]] ir::Precision precision() const noexcept override { return precision_; }
+
+    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override;
+
+    [[nodiscard]] std::size_t bound_bytes() const noexcept override {
+        // The blocks are shared by all workers; a worker holds only its parameters.
+        return program_.parameter_count * sizeof(double);
+    }
+
+    // A pass starts with the first bound kernel and ends when the last one is destroyed (the
+    // runtime binds one per worker before a pass and drops them after it); its blocks go then.
+    void attach() const {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        ++live_;
+    }
+
+    void detach() const noexcept {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (--live_ == 0) {
+            blocks_.clear();
+            identity_ = Identity{};
+        }
+    }
+
+    // Copies the outputs of events [begin, begin + count) into `out`, launching the kernel for
+    // the blocks not kept yet.
+    void results(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
+                 std::size_t count, std::span<const ir::OutputColumn> out) const {
+        Identity id = identity_of(params, inputs);
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (!(id == identity_)) {
+            identity_ = std::move(id);
+            blocks_.clear();
+        }
+        std::size_t done = 0;
+        while (done < count) {
+            const std::size_t event = begin + done;
+            const Block& block = block_for(params, inputs, event / kBlockEvents * kBlockEvents);
+            const std::size_t offset = event - block.first;
+            const std::size_t n = std::min(count - done, block.events - offset);
+            for (std::size_t j = 0; j < out.size(); ++j) {
+                std::copy_n(block.re[j].data() + offset, n, out[j].re + done);
+                if (out[j].im != nullptr) {
+                    std::copy_n(block.im[j].data() + offset, n, out[j].im + done);
+                }
+            }
+            done += n;
+        }
+    }
+
+private:
+    const Block& block_for(std::span<const double> params, const ir::ColumnView& inputs,
+                           std::size_t first) const {
+        for (Block& block : blocks_) {
+            if (block.first == first) {
+                block.last_use = ++tick_;
+                return block;
+            }
+        }
+        const std::size_t outputs = program_.outputs.size();
+        const std::size_t events = std::min(kBlockEvents, inputs.events - first);
+        const std::size_t bytes = 2 * outputs * kBlockEvents * sizeof(double);
+        while (!blocks_.empty() && (blocks_.size() + 1) * bytes > kMaxBlockBytes) {
+            blocks_.erase(std::min_element(
+                blocks_.begin(), blocks_.end(),
+                [](const Block& a, const Block& b) { return a.last_use < b.last_use; }));
+        }
+        Block block;
+        block.first = first;
+        block.events = events;
+        block.re.assign(outputs, std::vector<double>(events));
+        block.im.assign(outputs, std::vector<double>(events));
+        std::vector<ir::OutputColumn> columns;
+        columns.reserve(outputs);
+        for (std::size_t j = 0; j < outputs; ++j) {
+            columns.push_back({block.re[j].data(), block.im[j].data()});
+        }
+        kernel_->run(params, inputs, first, events, columns);
+        block.last_use = ++tick_;
+        blocks_.push_back(std::move(block));
+        return blocks_.back();
+    }
+
+    ir::Program program_;
+    std::shared_ptr<const gpu::Kernel> kernel_;
+    ir::Precision precision_;
+    mutable std::mutex mutex_;
+    mutable Identity identity_;
+    mutable std::vector<Block> blocks_;
+    mutable std::uint64_t tick_ = 0;
+    mutable std::size_t live_ = 0;  ///< bound kernels alive
+};
+
+class BoundGpu final : public BoundKernel {
+public:
+    BoundGpu(const GpuChunkKernel& kernel, std::span<const double> params)
+        : kernel_(kernel), params_(params.begin(), params.end()) {
+        kernel_.attach();
+    }
+
+    BoundGpu(const BoundGpu&) = delete;
+    BoundGpu& operator=(const BoundGpu&) = delete;
+    BoundGpu(BoundGpu&&) = delete;
+    BoundGpu& operator=(BoundGpu&&) = delete;
+
+    ~BoundGpu() override { kernel_.detach(); }
+
+    void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+             std::span<const ir::OutputColumn> out) override {
+        kernel_.results(params_, inputs, begin, count, out);
+    }
+
+private:
+    const GpuChunkKernel& kernel_;
+    std::vector<double> params_;
+};
+
+std::unique_ptr<BoundKernel> GpuChunkKernel::bind(std::span<const double> params) const {
+    if (params.size() != program_.parameter_count) {
+        throw EvaluationError(fmt::format("expected {} parameter values, got {}",
+                                          program_.parameter_count, params.size()));
+    }
+    return std::make_unique<BoundGpu>(*this, params);
+}
+
+}  // namespace
+
+std::shared_ptr<const ChunkKernel> make_gpu_kernel(const ir::Program& program,
+                                                   ir::Precision precision, std::size_t device) {
+    return std::make_shared<const GpuChunkKernel>(program, gpu::compile(program, precision, device),
+                                                  precision);
+}
+
+}  // namespace laddu::runtime::detail
+
+#endif  // LADDU_HAVE_GPU

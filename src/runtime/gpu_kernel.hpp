@@ -1,0 +1,16 @@
+// src/runtime/gpu_kernel.hpp (private): the OpenCL ChunkKernel, built only with LADDU_HAVE_GPU.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "chunk_kernel.hpp"
+
+namespace laddu::runtime::detail {
+
+/// Builds `program` for OpenCL device `device` (gpu::compile); throws BackendError when there is
+/// no such device or the driver cannot build it.
+[[nodiscard]] std::shared_ptr<const ChunkKernel>
+make_gpu_kernel(const ir::Program& program, ir::Precision precision, std::size_t device);
+
+}  // namespace laddu::runtime::detail
