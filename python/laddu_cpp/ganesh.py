@@ -1,5 +1,11 @@
 """laddu's ``ld.ganesh`` vocabulary: fit configurations, terminators and the MCMC settings.
 
+Besides LBFGSBConfig, NelderMeadConfig and MigradConfig, ``fit(config=...)`` runs ganesh's other
+minimisers (laddu-cpp's extension; ``_ganesh_minimizers.py``): CMAESConfig, PSOConfig,
+DifferentialEvolutionConfig, SimulatedAnnealingConfig, ConjugateGradientConfig and
+TrustRegionConfig, with their terminators. A setting out of range is a GaneshConfigError (a
+ValueError), a value of the wrong type a TypeError.
+
 ``likelihood.fit(config=ld.ganesh.LBFGSBConfig(), terminators=[ld.ganesh.MaxSteps(1000)])``
 chooses the method from the config and caps the iterations with MaxSteps; any other fit
 terminator is a callable ``(iteration, value, x) -> bool`` that returns False to stop.
@@ -19,6 +25,7 @@ from collections.abc import Sequence as _Sequence
 
 import numpy as _np
 
+from ._core import FitResult as MinimizationSummary  # what Likelihood.fit returns (ganesh's name)
 from ._core import MCMCSummary
 
 __all__ = [
@@ -42,11 +49,16 @@ __all__ = [
     "ChainStorage",
     "AutocorrelationTerminator",
     "MCMCSummary",
+    "MinimizationSummary",
     "EvalCounts",
     "StatusMessage",
     "StatusSnapshot",
     "AdamConfig",
     "AdamEMATerminator",
+    "GaneshError",
+    "GaneshConfigError",
+    "GaneshNumericalError",
+    "GaneshCallbackError",
 ]
 
 
@@ -93,6 +105,23 @@ class DebugObserver:
 _EPSILON = 2.220446049250313e-16  # f64::EPSILON, from which ganesh's default tolerances come
 
 
+class GaneshError(Exception):
+    """ganesh's base error."""
+
+
+class GaneshConfigError(GaneshError, ValueError):
+    """A setting out of range (ganesh's config error). Also a ValueError, the error laddu-cpp's
+    ld.ganesh raises for bad values."""
+
+
+class GaneshNumericalError(GaneshError):
+    """ganesh's numerical failure (laddu-cpp reports those in a fit's message instead)."""
+
+
+class GaneshCallbackError(GaneshError):
+    """ganesh's error from a callback (laddu-cpp lets a callback's own exception through)."""
+
+
 def _real(value: float, what: str) -> float:
     """``value`` as a float; TypeError for anything but a real number."""
     if isinstance(value, bool) or not isinstance(value, (int, float, _np.integer, _np.floating)):
@@ -103,7 +132,7 @@ def _real(value: float, what: str) -> float:
 def _in_open(value: float, what: str, low: float, high: float) -> float:
     value = _real(value, what)
     if not low < value < high:
-        raise ValueError(f"{what} must be in ({low:g}, {high:g}), got {value!r}")
+        raise GaneshConfigError(f"{what} must be in ({low:g}, {high:g}), got {value!r}")
     return value
 
 
@@ -111,7 +140,7 @@ def _choice(value: str, what: str, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what} must be a str, one of {', '.join(allowed)}; got {type(value).__name__}")
     if value not in allowed:
-        raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+        raise GaneshConfigError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
     return value
 
 
@@ -341,7 +370,7 @@ class MigradConfig:
 def _positive_finite(value: float, what: str, above: float = 0.0) -> float:
     value = float(value)
     if not _math.isfinite(value) or value <= above:
-        raise ValueError(f"{what} must be finite and above {above:g}, got {value!r}")
+        raise GaneshConfigError(f"{what} must be finite and above {above:g}, got {value!r}")
     return value
 
 
@@ -477,7 +506,7 @@ def _whole(value: int, what: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
         raise TypeError(f"{what} must be an int, got {type(value).__name__}")
     if int(value) < minimum:
-        raise ValueError(f"{what} must be at least {minimum}, got {value!r}")
+        raise GaneshConfigError(f"{what} must be at least {minimum}, got {value!r}")
     return int(value)
 
 
@@ -672,3 +701,36 @@ class AdamEMATerminator:
 
     def __repr__(self) -> str:
         return f"AdamEMATerminator(beta_c={self.beta_c}, eps_loss={self.eps_loss}, patience={self.patience})"
+
+
+# ganesh's other minimisers, their terminators and the transform / start / multistart helpers
+# (laddu-cpp runs them all from Likelihood.fit(config=...)).
+from ._ganesh_minimizers import (  # noqa: E402  (they use the helpers above)
+    NAMES as _MINIMIZER_NAMES,
+    Bounds,
+    CMAESConditionCovTerminator,
+    CMAESConfig,
+    CMAESEqualFunValuesTerminator,
+    CMAESNoEffectAxisTerminator,
+    CMAESNoEffectCoordTerminator,
+    CMAESSigmaTerminator,
+    CMAESStagnationTerminator,
+    CMAESTolFunTerminator,
+    CMAESTolXTerminator,
+    CMAESTolXUpTerminator,
+    ConjugateGradientConfig,
+    ConjugateGradientGTerminator,
+    DifferentialEvolutionConfig,
+    MultiStartSummary,
+    PeriodicTransform,
+    PSOConfig,
+    ScaleTransform,
+    SimulatedAnnealingConfig,
+    SimulatedAnnealingTerminator,
+    TransformChain,
+    TrustRegionConfig,
+    TrustRegionGTerminator,
+    VectorInit,
+)
+
+__all__ += _MINIMIZER_NAMES

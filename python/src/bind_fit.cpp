@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -43,14 +44,31 @@ fit::Method parse_method(const std::string& method) {
     if (method == "migrad" || method == "variable_metric") {
         return fit::Method::kVariableMetric;
     }
-    throw py::value_error("method must be 'lbfgsb', 'nelder_mead' or 'migrad', got '" + method +
-                          "'");
+    const std::vector<std::pair<const char*, fit::Method>> others{
+        {"cmaes", fit::Method::kCmaes},
+        {"pso", fit::Method::kParticleSwarm},
+        {"differential_evolution", fit::Method::kDifferentialEvolution},
+        {"simulated_annealing", fit::Method::kSimulatedAnnealing},
+        {"conjugate_gradient", fit::Method::kConjugateGradient},
+        {"trust_region", fit::Method::kTrustRegion}};
+    for (const auto& [name, value] : others) {
+        if (method == name) {
+            return value;
+        }
+    }
+    throw py::value_error("method must be 'lbfgsb', 'nelder_mead', 'migrad', 'cmaes', 'pso', "
+                          "'differential_evolution', 'simulated_annealing', "
+                          "'conjugate_gradient' or 'trust_region', got '" +
+                          method + "'");
 }
 
 std::vector<double> start_values(const likelihood::Likelihood& likelihood,
                                  const py::object& initial) {
     if (initial.is_none()) {
         return likelihood.default_parameters();
+    }
+    if (py::isinstance(initial, py::module_::import("laddu_cpp.ganesh").attr("VectorInit"))) {
+        return start_values(likelihood, initial.attr("values").attr("tolist")());  // as laddu
     }
     if (py::isinstance<py::dict>(initial)) {
         return likelihood.values_from(
@@ -89,7 +107,9 @@ fit::FitOptions make_options(const likelihood::Likelihood& likelihood, std::stri
     if (!config.is_none()) {
         if (!py::hasattr(config, "method")) {
             throw py::type_error("config must be an ld.ganesh config (LBFGSBConfig, "
-                                 "NelderMeadConfig or MigradConfig), got " +
+                                 "NelderMeadConfig, MigradConfig, CMAESConfig, PSOConfig, "
+                                 "DifferentialEvolutionConfig, SimulatedAnnealingConfig, "
+                                 "ConjugateGradientConfig or TrustRegionConfig), got " +
                                  python_type_name(config));
         }
         method = cast_arg<std::string>(config.attr("method"), "config.method", "a str");
@@ -101,6 +121,8 @@ fit::FitOptions make_options(const likelihood::Likelihood& likelihood, std::stri
             read_lbfgsb_config(config, likelihood, options);
         } else if (py::isinstance(config, ganesh.attr("NelderMeadConfig"))) {
             read_nelder_mead_config(config, likelihood, options);
+        } else {
+            read_other_minimizer_config(config, likelihood, options);
         }
     }
 
@@ -126,7 +148,8 @@ fit::FitOptions make_options(const likelihood::Likelihood& likelihood, std::stri
         bool gradient_rule_replaced = false;
         for (std::size_t i = 0; i < sequence.size(); ++i) {
             const py::object t = sequence[i];
-            if (read_minimizer_terminator(t, options, gradient_rule_replaced)) {
+            if (read_minimizer_terminator(t, options, gradient_rule_replaced) ||
+                read_other_minimizer_terminator(t, options)) {
                 continue;
             }
             if (py::hasattr(t, "steps")) {
@@ -265,9 +288,12 @@ void bind_fit(py::module_& module) {
         py::arg("max_steps") = 5000, py::arg("progress") = std::nullopt,
         py::arg("config") = py::none(), py::arg("terminators") = py::none(),
         py::arg("observers") = py::none(),
-        "Minimises the likelihood from `initial` (a sequence, a partial dict by name, or None "
-        "for the defaults). A fit that does not converge returns converged=False. config= (an "
-        "ld.ganesh config) overrides method; terminators=[ld.ganesh.MaxSteps(n) or callables "
+        "Minimises the likelihood from `initial` (a sequence, a partial dict by name, an "
+        "ld.ganesh.VectorInit, or None for the defaults). A fit that does not converge returns "
+        "converged=False. config= (an ld.ganesh config: LBFGSBConfig, NelderMeadConfig, "
+        "MigradConfig, and, beyond laddu, CMAESConfig, PSOConfig, DifferentialEvolutionConfig, "
+        "SimulatedAnnealingConfig, ConjugateGradientConfig, TrustRegionConfig) overrides "
+        "method; terminators=[ld.ganesh.MaxSteps(n) or callables "
         "(step, StatusSnapshot) -> bool, True stops], observers=[callables (step, "
         "StatusSnapshot), e.g. ld.ganesh.ProgressObserver(interval=10)], as laddu. progress "
         "(laddu-cpp), if given, is called as progress(iteration, value, x) and may return False "

@@ -1,11 +1,14 @@
 // ganesh's fit configurations and minimiser terminators (python/laddu_cpp/ganesh.py) read into
 // fit::FitOptions: LBFGSBConfig, NelderMeadConfig, their line searches and the L-BFGS-B /
-// Nelder-Mead terminators. The Python classes validate their values; what depends on the
-// likelihood (parameter names, the number of bounds and simplex vertices) is checked here.
+// Nelder-Mead terminators, and ganesh's other minimisers' configs and terminators (CMA-ES,
+// particle swarm, differential evolution, simulated annealing, conjugate gradient, trust region).
+// The Python classes validate their values; what depends on the likelihood (parameter names, the
+// number of bounds and simplex vertices) is checked here.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -191,6 +194,155 @@ inline bool read_minimizer_terminator(const pybind11::handle& t, fit::FitOptions
         return true;
     }
     return false;
+}
+
+/// The options of ganesh's other minimisers (ld.ganesh's CMAESConfig, PSOConfig,
+/// DifferentialEvolutionConfig, SimulatedAnnealingConfig, ConjugateGradientConfig,
+/// TrustRegionConfig) into `options`; false when `config` is none of them. The Python classes
+/// validate their values; the position bounds' count is checked here.
+inline bool read_other_minimizer_config(const pybind11::object& config,
+                                        const likelihood::Likelihood& likelihood,
+                                        fit::FitOptions& options) {
+    namespace py = pybind11;
+    const py::module_ ganesh = py::module_::import("laddu_cpp.ganesh");
+    fit::MinimizerOptions& m = options.minimizer;
+    const auto real = [&](const char* name) {
+        return cast_arg<double>(config.attr(name), name, "a float");
+    };
+    const auto whole = [&](const char* name) {
+        return cast_arg<std::size_t>(config.attr(name), name, "a non-negative int");
+    };
+    const auto text = [&](const char* name) {
+        return cast_arg<std::string>(config.attr(name), name, "a str");
+    };
+    const auto seed = [&]() {
+        return cast_arg<std::uint64_t>(config.attr("seed"), "seed", "a non-negative int");
+    };
+    const auto is = [&](const char* name) {
+        if (!py::isinstance(config, ganesh.attr(name))) {
+            return false;
+        }
+        check_config_names(config, name, likelihood.parameter_names());
+        return true;
+    };
+    if (is("CMAESConfig")) {
+        m.cmaes.population_size = whole("population_size");
+        m.cmaes.initial_sigma = real("initial_sigma");
+        m.cmaes.seed = seed();
+    } else if (is("PSOConfig")) {
+        fit::ParticleSwarmOptions& p = m.particle_swarm;
+        p.particles = whole("particles");
+        p.inertia = real("inertia");
+        p.cognitive = real("cognitive");
+        p.social = real("social");
+        p.initial_scale = real("initial_scale");
+        p.topology =
+            text("topology") == "ring" ? fit::SwarmTopology::kRing : fit::SwarmTopology::kGlobal;
+        p.ring_radius = whole("ring_radius");
+        p.asynchronous = text("update_method") == "asynchronous";
+        const py::object velocity = config.attr("velocity_scale");
+        p.velocity_scale = velocity.is_none() ? 0.0 : real("velocity_scale");
+        p.seed = seed();
+        const py::object bounds = config.attr("position_bounds");
+        if (!bounds.is_none()) {
+            const auto pairs = cast_arg<std::vector<std::pair<double, double>>>(
+                bounds, "PSOConfig.position_bounds", "a list of (lower, upper) pairs");
+            if (pairs.size() != likelihood.size()) {
+                throw py::value_error(fmt::format(
+                    "PSOConfig.position_bounds has {} (lower, upper) pairs; the likelihood has {} "
+                    "parameters ([{}])",
+                    pairs.size(), likelihood.size(),
+                    fmt::join(likelihood.parameter_names(), ", ")));
+            }
+            for (const auto& [lower, upper] : pairs) {
+                p.position_bounds.push_back(expr::Bounds{lower, upper});
+            }
+        }
+    } else if (is("DifferentialEvolutionConfig")) {
+        fit::DifferentialEvolutionOptions& d = m.differential_evolution;
+        d.population_size = whole("population_size");
+        d.differential_weight = real("differential_weight");
+        d.crossover_probability = real("crossover_probability");
+        d.initial_scale = real("initial_scale");
+        d.seed = seed();
+    } else if (is("SimulatedAnnealingConfig")) {
+        fit::SimulatedAnnealingOptions& a = m.simulated_annealing;
+        a.initial_temperature = real("initial_temperature");
+        a.cooling_rate = real("cooling_rate");
+        a.proposal_scale = real("proposal_scale");
+        a.seed = seed();
+    } else if (is("ConjugateGradientConfig")) {
+        using U = fit::ConjugateGradientUpdate;
+        const std::string update = text("update");
+        m.conjugate_gradient.update = update == "fletcher_reeves"         ? U::kFletcherReeves
+                                      : update == "hestenes_stiefel_plus" ? U::kHestenesStiefelPlus
+                                      : update == "dai_yuan"              ? U::kDaiYuan
+                                      : update == "hager_zhang"           ? U::kHagerZhang
+                                                                          : U::kPolakRibierePlus;
+        m.line_search = read_line_search(config.attr("line_search"));
+    } else if (is("TrustRegionConfig")) {
+        fit::TrustRegionOptions& t = m.trust_region;
+        t.subproblem = text("subproblem") == "cauchy_point"
+                           ? fit::TrustRegionSubproblem::kCauchyPoint
+                           : fit::TrustRegionSubproblem::kDogleg;
+        t.initial_radius = real("initial_radius");
+        t.max_radius = real("max_radius");
+        t.eta = real("eta");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/// The terminators of ganesh's other minimisers into `options` (true when `t` was one). As in
+/// ganesh they join the method's default rules: each sets the looser of its threshold and the
+/// current one (the earlier stop), and the on-by-default CMA-ES rules change nothing.
+inline bool read_other_minimizer_terminator(const pybind11::handle& t, fit::FitOptions& options) {
+    namespace py = pybind11;
+    const py::module_ ganesh = py::module_::import("laddu_cpp.ganesh");
+    fit::MinimizerOptions& m = options.minimizer;
+    const auto of = [&](const char* name, fit::Method method, const char* config) {
+        if (!py::isinstance(t, ganesh.attr(name))) {
+            return false;
+        }
+        if (m.method != method) {
+            throw py::type_error(fmt::format("ld.ganesh.{} stops {} only; this fit's config is "
+                                             "another method",
+                                             name, config));
+        }
+        return true;
+    };
+    const auto value = [&](const char* name) {
+        return cast_arg<double>(t.attr(name), name, "a float");
+    };
+    if (of("SimulatedAnnealingTerminator", fit::Method::kSimulatedAnnealing,
+           "SimulatedAnnealingConfig")) {
+        double& threshold = m.simulated_annealing.min_temperature;
+        threshold = std::max(threshold, value("min_temperature"));
+    } else if (of("ConjugateGradientGTerminator", fit::Method::kConjugateGradient,
+                  "ConjugateGradientConfig")) {
+        double& threshold = m.conjugate_gradient.gradient_norm_tolerance;
+        threshold = std::max(threshold, value("eps_abs"));
+    } else if (of("TrustRegionGTerminator", fit::Method::kTrustRegion, "TrustRegionConfig")) {
+        double& threshold = m.trust_region.gradient_norm_tolerance;
+        threshold = std::max(threshold, value("eps_abs"));
+    } else if (of("CMAESSigmaTerminator", fit::Method::kCmaes, "CMAESConfig")) {
+        m.cmaes.sigma_tolerance = std::max(m.cmaes.sigma_tolerance, value("value"));
+    } else if (of("CMAESTolFunTerminator", fit::Method::kCmaes, "CMAESConfig")) {
+        m.cmaes.tol_fun = std::max(m.cmaes.tol_fun, value("value"));
+    } else if (of("CMAESTolXTerminator", fit::Method::kCmaes, "CMAESConfig")) {
+        m.cmaes.tol_x = std::max(m.cmaes.tol_x, value("value"));
+    } else if (of("CMAESConditionCovTerminator", fit::Method::kCmaes, "CMAESConfig")) {
+        m.cmaes.max_condition = std::min(m.cmaes.max_condition, value("value"));
+    } else if (of("CMAESTolXUpTerminator", fit::Method::kCmaes, "CMAESConfig")) {
+        m.cmaes.max_growth = std::min(m.cmaes.max_growth, value("value"));
+    } else {
+        return of("CMAESNoEffectAxisTerminator", fit::Method::kCmaes, "CMAESConfig") ||
+               of("CMAESNoEffectCoordTerminator", fit::Method::kCmaes, "CMAESConfig") ||
+               of("CMAESEqualFunValuesTerminator", fit::Method::kCmaes, "CMAESConfig") ||
+               of("CMAESStagnationTerminator", fit::Method::kCmaes, "CMAESConfig");
+    }
+    return true;
 }
 
 }  // namespace laddu::python

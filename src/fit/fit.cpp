@@ -115,7 +115,8 @@ FitResult fit(const Objective& objective, std::vector<std::string> names,
     result.value = minimum.value;
     result.converged = minimum.converged;
     result.termination = minimum.termination;
-    result.message = termination_name(minimum.termination);
+    result.message =
+        minimum.message.empty() ? termination_name(minimum.termination) : minimum.message;
     result.iterations = minimum.iterations;
     result.value_evaluations = minimum.value_evaluations;
     result.gradient_evaluations = minimum.gradient_evaluations;

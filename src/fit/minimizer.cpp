@@ -150,6 +150,12 @@ const char* termination_name(Termination termination) noexcept {
         return "line search found no descent step";
     case Termination::kStopped:
         return "stopped by the progress callback";
+    case Termination::kPopulationSpread:
+        return "population values agree within tolerance";
+    case Termination::kEvolutionStrategy:
+        return "a CMA-ES stopping rule was met";
+    case Termination::kTemperature:
+        return "temperature below the minimum";
     }
     return "unknown";
 }
@@ -193,9 +199,76 @@ void check_options(const MinimizerOptions& options, std::size_t n) {
     }
 }
 
+// FitError unless the options of the population methods, conjugate gradient and trust region
+// are in the ranges ganesh accepts.
+void check_global_options(const MinimizerOptions& options, std::size_t n) {
+    const auto require = [](bool ok, const char* what) {
+        if (!ok) {
+            throw FitError(std::string("invalid minimizer option: ") + what);
+        }
+    };
+    const auto positive = [](double v) {
+        return std::isfinite(v) && v > 0.0;
+    };
+    const CmaesOptions& es = options.cmaes;
+    require(es.population_size == 0 || es.population_size >= 2,
+            "CMA-ES needs a population size of at least 2 (or 0 for the default)");
+    require(positive(es.initial_sigma), "CMA-ES needs a finite initial_sigma > 0");
+    const ParticleSwarmOptions& ps = options.particle_swarm;
+    require(ps.particles == 0 || ps.particles >= 2,
+            "particle swarm needs at least 2 particles (or 0 for the default)");
+    require(std::isfinite(ps.inertia) && ps.inertia >= 0.0 && std::isfinite(ps.cognitive) &&
+                ps.cognitive >= 0.0 && std::isfinite(ps.social) && ps.social >= 0.0,
+            "particle swarm needs finite inertia, cognitive and social weights >= 0");
+    require(positive(ps.initial_scale) && std::isfinite(ps.velocity_scale) &&
+                ps.velocity_scale >= 0.0,
+            "particle swarm needs initial_scale > 0 and velocity_scale >= 0, both finite");
+    require(ps.position_bounds.empty() || ps.position_bounds.size() == n,
+            "particle swarm needs one position bound per dimension (or none)");
+    for (const expr::Bounds& b : ps.position_bounds) {
+        require(std::isfinite(b.lower) && std::isfinite(b.upper) && b.lower < b.upper,
+                "particle swarm position bounds must be finite and ordered (lower < upper)");
+    }
+    const DifferentialEvolutionOptions& de = options.differential_evolution;
+    require(de.population_size == 0 || de.population_size >= 4,
+            "differential evolution needs a population size of at least 4 (or 0 for the "
+            "default)");
+    require(positive(de.differential_weight) && positive(de.initial_scale),
+            "differential evolution needs a finite differential_weight and initial_scale > 0");
+    require(de.crossover_probability >= 0.0 && de.crossover_probability <= 1.0,
+            "differential evolution needs crossover_probability in [0, 1]");
+    const SimulatedAnnealingOptions& sa = options.simulated_annealing;
+    require(positive(sa.initial_temperature) && positive(sa.proposal_scale),
+            "simulated annealing needs a finite initial_temperature and proposal_scale > 0");
+    require(sa.cooling_rate > 0.0 && sa.cooling_rate < 1.0,
+            "simulated annealing needs cooling_rate in (0, 1)");
+    const TrustRegionOptions& tr = options.trust_region;
+    require(positive(tr.initial_radius) && positive(tr.max_radius),
+            "trust region needs finite initial_radius and max_radius > 0");
+    require(tr.eta >= 0.0 && tr.eta < 1.0, "trust region needs eta in [0, 1)");
+}
+
 MinimizerResult dispatch(const Objective& objective, std::vector<double> x,
                          const MinimizerOptions& options) {
+    if (x.empty() && options.method != Method::kNelderMead &&
+        options.method != Method::kVariableMetric) {
+        // Nothing to vary: L-BFGS-B evaluates once and stops on the (empty) gradient; the
+        // population sizes and random indices of the other methods need a dimension.
+        return detail::lbfgsb(objective, std::move(x), options);
+    }
     switch (options.method) {
+    case Method::kCmaes:
+        return detail::cmaes(objective, std::move(x), options);
+    case Method::kParticleSwarm:
+        return detail::particle_swarm(objective, std::move(x), options);
+    case Method::kDifferentialEvolution:
+        return detail::differential_evolution(objective, std::move(x), options);
+    case Method::kSimulatedAnnealing:
+        return detail::simulated_annealing(objective, std::move(x), options);
+    case Method::kConjugateGradient:
+        return detail::conjugate_gradient(objective, std::move(x), options);
+    case Method::kTrustRegion:
+        return detail::trust_region(objective, std::move(x), options);
     case Method::kLbfgsb:
         return detail::lbfgsb(objective, std::move(x), options);
     case Method::kNelderMead:
@@ -204,6 +277,30 @@ MinimizerResult dispatch(const Objective& objective, std::vector<double> x,
         return detail::variable_metric(objective, std::move(x), options);
     }
     throw FitError("unknown minimisation method");
+}
+
+// The swarm's position bounds, given in the parameters, in the internal ones: each coordinate's
+// transform is monotone, so an interval maps to an interval (an upper-bound transform reverses
+// it); a periodic interval stays as given (wrapping its ends could reverse it).
+void internal_position_bounds(const ParameterTransform& transform,
+                              std::vector<expr::Bounds>& swarm_box) {
+    if (swarm_box.empty()) {
+        return;
+    }
+    std::vector<double> lower(swarm_box.size());
+    std::vector<double> upper(swarm_box.size());
+    for (std::size_t k = 0; k < swarm_box.size(); ++k) {
+        lower[k] = swarm_box[k].lower;
+        upper[k] = swarm_box[k].upper;
+    }
+    lower = transform.to_internal(lower);
+    upper = transform.to_internal(upper);
+    for (std::size_t k = 0; k < swarm_box.size(); ++k) {
+        const TransformKind kind = transform.kind(k);
+        if (kind != TransformKind::kIdentity && kind != TransformKind::kPeriodic) {
+            swarm_box[k] = expr::Bounds{std::min(lower[k], upper[k]), std::max(lower[k], upper[k])};
+        }
+    }
 }
 
 }  // namespace
@@ -230,6 +327,7 @@ MinimizerResult minimize(const Objective& objective, std::span<const double> sta
         }
     }
     check_options(options, objective.dimension);
+    check_global_options(options, objective.dimension);
     MinimizerOptions outer = options;
     if (options.progress) {
         // Adds the best value so far and the elapsed time to what the minimisers report.
@@ -264,6 +362,7 @@ MinimizerResult minimize(const Objective& objective, std::span<const double> sta
     for (std::vector<double>& v : inner_options.nelder_mead.vertices) {
         v = transform.to_internal(v);  // given in the parameters, as ganesh's initial_simplex
     }
+    internal_position_bounds(transform, inner_options.particle_swarm.position_bounds);
     if (outer.progress) {
         inner_options.progress = [&](const Progress& p) {
             const std::vector<double> x = transform.to_external(p.x);

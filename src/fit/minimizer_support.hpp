@@ -131,7 +131,10 @@ inline double projected_gradient_norm(const std::vector<double>& g,
 inline bool is_convergence(Termination termination) {
     return termination == Termination::kGradient || termination == Termination::kValueChange ||
            termination == Termination::kSimplexSize || termination == Termination::kSimplexValues ||
-           termination == Termination::kDistanceToMinimum;
+           termination == Termination::kDistanceToMinimum ||
+           termination == Termination::kPopulationSpread ||
+           termination == Termination::kEvolutionStrategy ||
+           termination == Termination::kTemperature;
 }
 
 /// Records `termination` in `result` and returns true (for `if (stop(...)) break;`).
@@ -216,5 +219,38 @@ MinimizerResult nelder_mead(const Objective& objective, std::vector<double> x,
 /// The dense variable-metric (BFGS, MIGRAD-style) minimiser (variable_metric.cpp).
 MinimizerResult variable_metric(const Objective& objective, std::vector<double> x,
                                 const MinimizerOptions& options);
+
+/// CMA-ES (cmaes.cpp).
+MinimizerResult cmaes(const Objective& objective, std::vector<double> x,
+                      const MinimizerOptions& options);
+
+/// Particle swarm (particle_swarm.cpp).
+MinimizerResult particle_swarm(const Objective& objective, std::vector<double> x,
+                               const MinimizerOptions& options);
+
+/// Differential evolution (differential_evolution.cpp).
+MinimizerResult differential_evolution(const Objective& objective, std::vector<double> x,
+                                       const MinimizerOptions& options);
+
+/// Simulated annealing (simulated_annealing.cpp).
+MinimizerResult simulated_annealing(const Objective& objective, std::vector<double> x,
+                                    const MinimizerOptions& options);
+
+/// Nonlinear conjugate gradient (conjugate_gradient.cpp).
+MinimizerResult conjugate_gradient(const Objective& objective, std::vector<double> x,
+                                   const MinimizerOptions& options);
+
+/// Trust region with a finite-difference Hessian (trust_region.cpp).
+MinimizerResult trust_region(const Objective& objective, std::vector<double> x,
+                             const MinimizerOptions& options);
+
+/// True when the values span at most tolerance · max(1, |best|) (tolerance <= 0: never).
+inline bool values_agree(std::span<const double> values, double tolerance) {
+    if (!(tolerance > 0.0) || values.empty()) {
+        return false;
+    }
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return std::isfinite(*high) && *high - *low <= tolerance * std::max(1.0, std::abs(*low));
+}
 
 }  // namespace laddu::fit::detail

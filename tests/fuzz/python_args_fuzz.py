@@ -348,6 +348,9 @@ class Fixtures:
     def make_ParquetSink(self):
         return ld.ParquetSink(os.path.join(self.workdir, "sink.parquet"))
 
+    def make_RootSink(self):
+        return ld.RootSink(os.path.join(self.workdir, "sink.root"), tree="events")
+
     def make_Predicate(self):
         return self.get("m") > 1.0
 
@@ -505,6 +508,81 @@ class Fixtures:
 
     def make_ESSMove(self):
         return ld.ganesh.ESSMove.gaussian()
+
+    def make_CMAESConfig(self):
+        return ld.ganesh.CMAESConfig(population_size=6, seed=1)
+
+    def make_PSOConfig(self):
+        return ld.ganesh.PSOConfig(particles=4, topology="ring", velocity_scale=0.1)
+
+    def make_DifferentialEvolutionConfig(self):
+        return ld.ganesh.DifferentialEvolutionConfig(population_size=5)
+
+    def make_SimulatedAnnealingConfig(self):
+        return ld.ganesh.SimulatedAnnealingConfig(cooling_rate=0.9)
+
+    def make_ConjugateGradientConfig(self):
+        return ld.ganesh.ConjugateGradientConfig(update="hager_zhang")
+
+    def make_TrustRegionConfig(self):
+        return ld.ganesh.TrustRegionConfig(subproblem="cauchy_point")
+
+    def make_SimulatedAnnealingTerminator(self):
+        return ld.ganesh.SimulatedAnnealingTerminator(min_temperature=0.1)
+
+    def make_ConjugateGradientGTerminator(self):
+        return ld.ganesh.ConjugateGradientGTerminator()
+
+    def make_TrustRegionGTerminator(self):
+        return ld.ganesh.TrustRegionGTerminator()
+
+    def make_CMAESSigmaTerminator(self):
+        return ld.ganesh.CMAESSigmaTerminator()
+
+    def make_CMAESConditionCovTerminator(self):
+        return ld.ganesh.CMAESConditionCovTerminator()
+
+    def make_CMAESTolXUpTerminator(self):
+        return ld.ganesh.CMAESTolXUpTerminator()
+
+    def make_CMAESTolFunTerminator(self):
+        return ld.ganesh.CMAESTolFunTerminator()
+
+    def make_CMAESTolXTerminator(self):
+        return ld.ganesh.CMAESTolXTerminator()
+
+    def make_CMAESNoEffectAxisTerminator(self):
+        return ld.ganesh.CMAESNoEffectAxisTerminator()
+
+    def make_CMAESNoEffectCoordTerminator(self):
+        return ld.ganesh.CMAESNoEffectCoordTerminator()
+
+    def make_CMAESEqualFunValuesTerminator(self):
+        return ld.ganesh.CMAESEqualFunValuesTerminator()
+
+    def make_CMAESStagnationTerminator(self):
+        return ld.ganesh.CMAESStagnationTerminator()
+
+    def make_Bounds(self):
+        return ld.ganesh.Bounds([(0.0, 1.0), (-1.0, float("inf"))])
+
+    def make_ScaleTransform(self):
+        return ld.ganesh.ScaleTransform([1.0, 2.0])
+
+    def make_PeriodicTransform(self):
+        return ld.ganesh.PeriodicTransform([None, (0.0, 1.0)])
+
+    def make_TransformChain(self):
+        return ld.ganesh.TransformChain([self.get("Bounds"), self.get("ScaleTransform")])
+
+    def make_VectorInit(self):
+        return ld.ganesh.VectorInit([1.0, 0.1])
+
+    def make_MultiStartSummary(self):
+        return ld.ganesh.MultiStartSummary([self.get("FitResult")])
+
+    def make_MinimizationSummary(self):
+        return self.get("FitResult")
 
 
 class FixtureError(Exception):
@@ -702,7 +780,8 @@ STRING_CHOICES = {
     "precision": ["f64", "f32"],
     "autodiff": ["auto", "forward", "reverse"],
     "partitioning": ["contiguous", "strided", "files"],
-    "method": ["lbfgsb", "nelder_mead", "migrad"],
+    "method": ["lbfgsb", "nelder_mead", "migrad", "cmaes", "pso", "differential_evolution",
+               "simulated_annealing", "conjugate_gradient", "trust_region"],
     "closed": ["both", "left", "right", "neither"],
     "nulls": ["error", "nan"],
     "cache": ["fastest", "resident", "streaming"],
@@ -784,16 +863,18 @@ def plausible(rng, param, fx, owner):
     if name == "init":
         return fx.get(rng.choice(["AIESInit", "ESSInit"]))
     if name == "config":
-        return ld.ganesh.LBFGSBConfig()
+        return rng.choice([ld.ganesh.LBFGSBConfig(), fx.get("CMAESConfig"), fx.get("PSOConfig"),
+                           fx.get("DifferentialEvolutionConfig"), fx.get("SimulatedAnnealingConfig"),
+                           fx.get("ConjugateGradientConfig"), fx.get("TrustRegionConfig")])
     if name == "terminators":
         return [ld.ganesh.MaxSteps(3)]
     if name == "sink":
-        return fx.get("ParquetSink")
+        return fx.get(rng.choice(["ParquetSink", "RootSink"]))
     if name in ("state",):
         return ()
     # By type.
     for cls_name in ("Expr", "Vec3", "Vec4", "Dataset", "Model", "Execution", "Edge", "Vertex",
-                     "Predicate", "Bin", "EventData", "NLL", "UnbinnedNLL", "ParquetSink",
+                     "Predicate", "Bin", "EventData", "NLL", "UnbinnedNLL", "ParquetSink", "RootSink",
                      "LikelihoodTerm", "J", "Sheet", "BarrierKind", "Likelihood"):
         if re.search(r"\b" + cls_name + r"\b", ann):
             if "None" in ann and rng.random() < 0.2:

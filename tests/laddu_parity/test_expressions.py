@@ -418,6 +418,7 @@ COVERED = {
     "Estimate": "test_cross_section.py::test_estimate_and_ensemble_helpers",
     "read_root": "test_root.py::test_read_root_matches_laddu",
     "RootSource": "test_root.py::test_read_root_matches_laddu",
+    "RootSink": "test_data_io.py::test_root_sink_files_read_by_either_library",
 }
 
 # Common names that the other half of the suite (kinematics, datasets, likelihoods, fits) or no

@@ -259,3 +259,97 @@ def test_initial_ranges_sample_and_serialise_as_laddu():
     assert results[ld][2] == results[laddu][2]
     assert ld.Model(ld.Expr.from_json(results[laddu][2])).sample_parameters(seed=3) == \
         laddu.Model(laddu.Expr.from_json(results[laddu][2])).sample_parameters(seed=3)
+
+
+def test_ganesh_vocabulary_matches():
+    """ld.ganesh has every public name of laddu.ganesh (ganesh 0.28.1's Python module)."""
+    theirs = {n for n in dir(laddu.ganesh) if not n.startswith("_")}
+    ours = {n for n in dir(ld.ganesh) if not n.startswith("_")}
+    assert not theirs - ours, sorted(theirs - ours)
+
+
+# (class, keyword arguments): laddu and laddu-cpp accept and refuse the same settings of ganesh's
+# other minimisers and helpers (laddu raises GaneshConfigError or ValueError; laddu-cpp's
+# GaneshConfigError is also a ValueError).
+GANESH_SETTINGS = [
+    ("CMAESConfig", {}), ("CMAESConfig", {"population_size": 7, "initial_sigma": 0.2}),
+    ("CMAESConfig", {"population_size": 1}), ("CMAESConfig", {"initial_sigma": 0.0}),
+    ("PSOConfig", {}), ("PSOConfig", {"particles": 5, "inertia": 0.4, "topology": "ring", "ring_radius": 2,
+                                      "update_method": "asynchronous", "velocity_scale": 0.5,
+                                      "position_bounds": [(0.0, 1.0), (1.0, 2.0)]}),
+    ("PSOConfig", {"particles": 1}), ("PSOConfig", {"inertia": -0.5}), ("PSOConfig", {"social": -1.0}),
+    ("PSOConfig", {"topology": "star"}), ("PSOConfig", {"update_method": "lazy"}),
+    ("PSOConfig", {"position_bounds": [(1.0, 0.0)]}), ("PSOConfig", {"initial_scale": 0.0}),
+    ("DifferentialEvolutionConfig", {}), ("DifferentialEvolutionConfig", {"population_size": 3}),
+    ("DifferentialEvolutionConfig", {"differential_weight": 0.0}),
+    ("DifferentialEvolutionConfig", {"crossover_probability": 1.5}),
+    ("DifferentialEvolutionConfig", {"crossover_probability": 0.0, "population_size": 4}),
+    ("SimulatedAnnealingConfig", {}), ("SimulatedAnnealingConfig", {"cooling_rate": 1.0}),
+    ("SimulatedAnnealingConfig", {"initial_temperature": -1.0}), ("SimulatedAnnealingConfig", {"proposal_scale": 0.0}),
+    ("SimulatedAnnealingTerminator", {"min_temperature": 0.0}), ("SimulatedAnnealingTerminator", {}),
+    ("ConjugateGradientConfig", {"update": "dai_yuan"}), ("ConjugateGradientConfig", {"update": "newton"}),
+    ("ConjugateGradientGTerminator", {"eps_abs": 0.0}),
+    ("TrustRegionConfig", {"subproblem": "cauchy_point", "eta": 0.0}), ("TrustRegionConfig", {"eta": 1.0}),
+    ("TrustRegionConfig", {"subproblem": "exact"}), ("TrustRegionConfig", {"max_radius": 0.0}),
+    ("TrustRegionGTerminator", {"eps_abs": -1.0}),
+    ("CMAESSigmaTerminator", {"value": -1.0}), ("CMAESTolXTerminator", {"value": 0.0}),
+    ("CMAESConditionCovTerminator", {}), ("CMAESStagnationTerminator", {}),
+]
+
+
+@pytest.mark.parametrize("name, kwargs", GANESH_SETTINGS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(GANESH_SETTINGS)])
+def test_ganesh_minimizer_settings_are_validated_alike(name, kwargs):
+    def accepts(lib):
+        try:
+            getattr(lib.ganesh, name)(**kwargs)
+        except (ValueError, TypeError, laddu.ganesh.GaneshError) as error:
+            return type(error).__name__
+        return True
+
+    theirs, ours = accepts(laddu), accepts(ld)
+    assert (theirs is True) == (ours is True), (theirs, ours)
+
+
+@pytest.mark.parametrize("make", [
+    lambda g: g.Bounds([(0.0, 1.0), (-float("inf"), 2.0)]), lambda g: g.Bounds([(1.0, 0.0)]),
+    lambda g: g.ScaleTransform([2.0, -1.0]), lambda g: g.ScaleTransform([0.0]),
+    lambda g: g.PeriodicTransform([None, (0.0, 1.0)]), lambda g: g.PeriodicTransform([(0.0, float("inf"))]),
+    lambda g: g.TransformChain([g.Bounds([(0.0, 1.0)])]), lambda g: g.TransformChain([]),
+    lambda g: g.VectorInit([1.0, 2.0]), lambda g: g.VectorInit([]), lambda g: g.VectorInit([float("nan")]),
+])
+def test_ganesh_helpers_are_validated_alike(make):
+    def accepts(lib):
+        try:
+            make(lib.ganesh)
+        except (ValueError, TypeError, laddu.ganesh.GaneshError):
+            return False
+        return True
+
+    assert accepts(laddu) == accepts(ld)
+
+
+def test_vector_init_starts_both_fits_alike(problem):
+    """laddu's fit(initial=VectorInit(...)) is its start vector; laddu-cpp's too."""
+    _, theirs, ours, start, *_ = problem
+    start = [start[name] for name in ours.parameter_names]
+    fit_t = theirs.fit(laddu.ganesh.VectorInit(start), terminators=[laddu.ganesh.MaxSteps(2000)])
+    fit_o = ours.fit(ld.ganesh.VectorInit(start), terminators=[ld.ganesh.MaxSteps(2000)])
+    np.testing.assert_array_equal(np.asarray(fit_o.x0), np.asarray(fit_t.x0))
+    assert fit_o.fx == pytest.approx(fit_t.fx, rel=1e-12)
+
+
+@pytest.mark.parametrize("config", ["TrustRegionConfig", "ConjugateGradientConfig", "CMAESConfig",
+                                    "DifferentialEvolutionConfig"])
+def test_other_minimisers_are_a_laddu_cpp_extension(problem, config):
+    """laddu's fit takes only NelderMeadConfig and LBFGSBConfig (TypeError otherwise); laddu-cpp's
+    runs ganesh's other minimisers and reaches the same minimum as laddu's L-BFGS-B."""
+    label, theirs, ours, start, x_ref, sigma, f_ref = problem
+    with pytest.raises(TypeError, match="fit config must be"):
+        theirs.fit(start, config=getattr(laddu.ganesh, config)())
+    fit_o = ours.fit(start, config=getattr(ld.ganesh, config)(), max_steps=20000)
+    assert fit_o.converged, fit_o.message
+    pulls = (np.asarray(fit_o.x) - x_ref) / sigma
+    # Seen: trust region 1e-10 σ, CMA-ES 1e-6 σ, conjugate gradient and DE (value-spread stop)
+    # up to 7e-4 σ.
+    assert np.max(np.abs(pulls)) < 2e-3, f"{config} off the minimum by {pulls} σ"
+    assert fit_o.fx == pytest.approx(f_ref, abs=1e-6)
