@@ -82,6 +82,14 @@ void apply_mpi(runtime::Execution& execution, bool mpi, const std::string& parti
 #endif
 }
 
+int mpi_local_rank() {
+#if LADDU_HAVE_DISTRIBUTED
+    return world().local_rank();
+#else
+    return 0;
+#endif
+}
+
 void bind_distributed(py::module_& module) {
     py::module_ mpi = module.def_submodule(
         "mpi", "The MPI world this process runs in (a world of one without mpirun).");
@@ -90,6 +98,10 @@ void bind_distributed(py::module_& module) {
         "rank", [] { return world().rank(); },
         "This process's rank (0 without mpirun). The first call initialises MPI.");
     mpi.def("size", [] { return world().size(); }, "The number of ranks (1 without mpirun).");
+    mpi.def(
+        "local_rank", [] { return world().local_rank(); },
+        "This process's rank among the ranks on its host (laddu-cpp; 0 without mpirun): "
+        "Execution('gpu', mpi=True) takes GPU local_rank % n_gpus by default.");
     mpi.def(
         "is_root", [] { return world().is_root(); },
         "True on rank 0, the rank that should print and write files.");
@@ -106,6 +118,7 @@ void bind_distributed(py::module_& module) {
 #else
     mpi.def("rank", [] { return 0; }, "0: built without MPI.");
     mpi.def("size", [] { return 1; }, "1: built without MPI.");
+    mpi.def("local_rank", [] { return 0; }, "0: built without MPI.");
     mpi.def("is_root", [] { return true; }, "True: built without MPI.");
     mpi.def("barrier", [] {}, "Nothing to wait for: built without MPI.");
     mpi.def(

@@ -186,17 +186,28 @@ const char* normalization_name(runtime::NormalizationMode mode) {
 
 #if LADDU_HAVE_GPU
 // The OpenCL device Execution(device=...) names: an index, or a name (exact, else the only device
-// whose name contains it); None is the first GPU-type device, else device 0. BackendError (with
-// the device list) when there is none such.
-std::size_t gpu_device_index(const py::object& device) {
+// whose name contains it). None is the first GPU-type device (else device 0); under MPI it is
+// GPU-type device local_rank % (their count) (else of all devices), so the ranks on one host
+// spread over its GPUs. BackendError (with the device list) when there is none such.
+std::size_t gpu_device_index(const py::object& device, std::optional<int> local_rank) {
     const std::vector<gpu::DeviceInfo> all = gpu::devices();
     if (device.is_none()) {
+        std::vector<std::size_t> candidates;
         for (const gpu::DeviceInfo& d : all) {
             if (d.is_gpu) {
-                return d.index;
+                candidates.push_back(d.index);
             }
         }
-        return gpu::device(0).index;
+        if (candidates.empty()) {
+            candidates.push_back(gpu::device(0).index);
+            for (const gpu::DeviceInfo& d : all) {
+                if (d.index != candidates.front()) {
+                    candidates.push_back(d.index);
+                }
+            }
+        }
+        const auto pick = static_cast<std::size_t>(local_rank.value_or(0));
+        return local_rank ? candidates[pick % candidates.size()] : candidates.front();
     }
     if (py::isinstance<py::int_>(device)) {
         if (device.cast<py::int_>() < py::int_(0)) {
@@ -226,7 +237,7 @@ std::size_t gpu_device_index(const py::object& device) {
                                    list.empty() ? "none" : list));
 }
 #else
-std::size_t gpu_device_index(const py::object& /*device*/) {
+std::size_t gpu_device_index(const py::object& /*device*/, std::optional<int> /*local_rank*/) {
     throw BackendError(std::string("Execution('gpu'): this laddu_cpp was built without the OpenCL "
                                    "GPU backend (") +
                        LADDU_GPU_BUILD_NOTE +
@@ -280,10 +291,7 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
     execution.autodiff = parse_autodiff(autodiff);
     execution.normalization = parse_normalization(normalization);
     const std::string partition = parse_partitioning(partitioning);
-    if (name == "gpu") {
-        execution.device = runtime::Device::kGpu;
-        execution.device_index = gpu_device_index(device);
-    }
+    const bool over_ranks = mpi.value_or(false);
     if (name == "jit" && !static_cast<bool>(LADDU_HAVE_JIT)) {
         throw BackendError(std::string("Execution('jit'): this laddu_cpp was built without "
                                        "LLVM, so it has no JIT (") +
@@ -292,7 +300,12 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
     execution.jit = name == "cpu"   ? runtime::JitPolicy::kDisabled
                     : name == "jit" ? runtime::JitPolicy::kEnabled
                                     : runtime::JitPolicy::kAuto;
-    apply_mpi(execution, mpi.value_or(false), partition);
+    apply_mpi(execution, over_ranks, partition);
+    if (name == "gpu") {
+        execution.device = runtime::Device::kGpu;
+        execution.device_index = gpu_device_index(
+            device, over_ranks ? std::optional<int>(mpi_local_rank()) : std::nullopt);
+    }
     // One pool per ld.Execution, shared by its copies: its budget is resolved now.
     execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
     return execution;
@@ -594,6 +607,16 @@ void bind_runtime(py::module_& module) {
         .def("__repr__", &execution_repr)
         .def_property_readonly("backend", &backend_name,
                                "The backend: 'auto', 'cpu', 'jit' or 'gpu'.")
+        .def_property_readonly(
+            "device_index",
+            [](const runtime::Execution& e) -> std::optional<std::size_t> {
+                if (e.device == runtime::Device::kGpu) {
+                    return e.device_index;
+                }
+                return std::nullopt;
+            },
+            "The OpenCL device (an index of ld.devices()) under backend 'gpu', else None "
+            "(laddu-cpp).")
         .def_property_readonly(
             "precision",
             [](const runtime::Execution& e) {

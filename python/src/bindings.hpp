@@ -89,4 +89,7 @@ void bind_distributed(pybind11::module_& module);
 /// Execution checks first with a ValueError).
 void apply_mpi(runtime::Execution& execution, bool mpi, const std::string& partitioning);
 
+/// This process's rank among the MPI ranks on its host (0 without MPI in the build).
+[[nodiscard]] int mpi_local_rank();
+
 }  // namespace laddu::python

@@ -136,6 +136,11 @@ MpiContext::MpiContext() {
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm host = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host),
+          "Comm_split_type");
+    MPI_Comm_rank(host, &local_rank_);
+    MPI_Comm_free(&host);
     if (size_ > 1) {
         previous_terminate = std::set_terminate(terminate_parallel_job);
     }

@@ -47,6 +47,10 @@ public:
     /// The number of ranks.
     [[nodiscard]] int size() const noexcept { return size_; }
 
+    /// This process's rank among the ranks on its host (MPI_COMM_TYPE_SHARED): what picks a
+    /// process's GPU when a host has several.
+    [[nodiscard]] int local_rank() const noexcept { return local_rank_; }
+
     /// True on rank 0 (the rank that prints and drives fits).
     [[nodiscard]] bool is_root() const noexcept { return rank_ == 0; }
 
@@ -81,6 +85,7 @@ private:
 
     int rank_ = 0;
     int size_ = 1;
+    int local_rank_ = 0;
     bool owns_mpi_ = false;
 };
 
