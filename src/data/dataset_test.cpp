@@ -7,21 +7,14 @@
 #include <laddu/base/random.hpp>
 #include <laddu/data/dataset.hpp>
 
+#include "test_util.hpp"
+
 namespace laddu::data {
 namespace {
 
-using ::testing::HasSubstr;
+using testing::data_error;
 
-template <typename F>
-std::string data_error(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected DataError";
-    return {};
-}
+using ::testing::HasSubstr;
 
 Dataset sample(std::size_t n, bool weighted = true) {
     std::vector<double> e(n), px(n), py(n), pz(n), m(n), w(n);

@@ -10,7 +10,7 @@
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
 
-#include "io/parquet/test_util.hpp"
+#include "test_util.hpp"
 
 namespace laddu::data {
 namespace {

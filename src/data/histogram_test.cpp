@@ -12,8 +12,12 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/histogram.hpp>
 
+#include "test_util.hpp"
+
 namespace laddu::data {
 namespace {
+
+using testing::data_error;
 
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
@@ -21,17 +25,6 @@ using ::testing::HasSubstr;
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-template <typename F>
-std::string data_error(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected DataError";
-    return {};
-}
 
 TEST(Histogram, FromCountsDefaultsErrorsToSqrtAbsCount) {
     const Histogram h({4.0, -9.0}, {0.0, 1.0, 2.0}, 3.0, 4.0);

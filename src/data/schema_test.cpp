@@ -4,8 +4,12 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/schema.hpp>
 
+#include "test_util.hpp"
+
 namespace laddu::data {
 namespace {
+
+using testing::data_error;
 
 using ::testing::HasSubstr;
 
@@ -15,17 +19,6 @@ std::vector<ColumnInfo> columns(std::initializer_list<std::pair<const char*, Col
         out.push_back({name, type});
     }
     return out;
-}
-
-template <typename F>
-std::string data_error(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected DataError";
-    return {};
 }
 
 TEST(Schema, InfersP4GroupsInAnyOrderAndCase) {

@@ -11,8 +11,8 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/parquet.hpp>
 
+#include "../../test_util.hpp"
 #include "column_cursor.hpp"
-#include "test_util.hpp"
 
 namespace laddu::data::parquet {
 namespace {

@@ -6,6 +6,7 @@
 
 #include <laddu/base/error.hpp>
 
+#include "../../test_util.hpp"
 #include "encodings.hpp"
 #include "metadata.hpp"
 #include "thrift.hpp"
@@ -13,20 +14,11 @@
 namespace laddu::data::parquet {
 namespace {
 
+using testing::data_error;
+
 using ::testing::HasSubstr;
 
 const ErrorSite kSite{"test.parquet", "x"};
-
-template <typename F>
-std::string data_error(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected DataError";
-    return {};
-}
 
 TEST(Thrift, FileMetadataRoundTrips) {
     FileMetaData meta;

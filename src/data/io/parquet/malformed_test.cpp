@@ -10,8 +10,8 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/parquet.hpp>
 
+#include "../../test_util.hpp"
 #include "metadata.hpp"
-#include "test_util.hpp"
 
 namespace laddu::data {
 namespace {

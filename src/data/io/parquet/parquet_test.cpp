@@ -12,25 +12,17 @@
 #include <laddu/data/event_data.hpp>
 #include <laddu/data/parquet.hpp>
 
+#include "../../test_util.hpp"
 #include "metadata.hpp"
-#include "test_util.hpp"
 
 namespace laddu::data {
 namespace {
 
+using testing::data_error;
+using testing::expect_same_events;
+
 using ::testing::HasSubstr;
 using testing::ScratchDir;
-
-template <typename F>
-std::string data_error(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected DataError";
-    return {};
-}
 
 Dataset events(std::size_t n) {
     std::vector<double> c[9];
@@ -58,20 +50,6 @@ Dataset events(std::size_t n) {
     return Dataset::from_arrays(std::span<const P4Input>(p4s), scalars, w);
 }
 
-void expect_same(const Dataset& a, const Dataset& b, bool as_float) {
-    ASSERT_EQ(a.size(), b.size());
-    ASSERT_EQ(a.schema(), b.schema());
-    for (std::size_t c = 0; c < a.schema().n_batch_columns(); ++c) {
-        const auto x = a.batch().column_at(c);
-        const auto y = b.batch().column_at(c);
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            const double want = as_float ? static_cast<double>(static_cast<float>(x[i])) : x[i];
-            ASSERT_EQ(std::bit_cast<std::uint64_t>(want), std::bit_cast<std::uint64_t>(y[i]))
-                << "column " << c << " row " << i;
-        }
-    }
-}
-
 TEST(Parquet, RoundTripsEveryCodecAndPrecision) {
     const ScratchDir dir;
     const Dataset d = events(3000);
@@ -85,7 +63,7 @@ TEST(Parquet, RoundTripsEveryCodecAndPrecision) {
             const std::string path = dir.file("events.parquet");
             write_parquet(d, path, options);
             const Dataset back = read_parquet(path);
-            expect_same(d, back, precision == ColumnType::kFloat32);
+            expect_same_events(d, back, precision == ColumnType::kFloat32);
             EXPECT_EQ(ParquetFileReader::open(path).num_row_groups(), 3U);
         }
     }
@@ -157,7 +135,7 @@ TEST(Parquet, GlobsReadFilesInSortedOrderAsOneStream) {
     write_parquet(d.slice(0, 10), dir.file("a.parquet"));
     write_parquet(d.slice(10, 10), dir.file("b.parquet"));
     const Dataset back = read_parquet(dir.file("*.parquet"));
-    expect_same(d, back, false);
+    expect_same_events(d, back, false);
     const std::string patterns[] = {dir.file("b.parquet"), dir.file("a.parquet")};
     EXPECT_EQ(read_parquet(patterns).column("pol_angle")[0], d.column("pol_angle")[10]);
     EXPECT_THAT(data_error([&] { static_cast<void>(read_parquet(dir.file("*.none"))); }),
@@ -213,10 +191,10 @@ TEST(Parquet, AnExistingPathWithGlobCharactersIsOpenedLiterally) {
     const ScratchDir dir;
     const Dataset d = events(4);
     write_parquet(d, dir.file("run[3].parquet"));
-    expect_same(d, read_parquet(dir.file("run[3].parquet")), false);
+    expect_same_events(d, read_parquet(dir.file("run[3].parquet")), false);
     write_parquet(d, dir.file("run3.parquet"));
     // No file has this name, so it is a pattern: its class [3] matches run3.parquet only.
-    expect_same(d, read_parquet(dir.file("run[3].parq*")), false);
+    expect_same_events(d, read_parquet(dir.file("run[3].parq*")), false);
 }
 
 TEST(Parquet, NullsAreAnErrorNamingColumnAndRowOrNan) {

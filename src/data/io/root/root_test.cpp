@@ -11,7 +11,7 @@
 #include <laddu/data/read_events.hpp>
 #include <laddu/data/root.hpp>
 
-#include "../parquet/test_util.hpp"
+#include "../../test_util.hpp"
 #include "compression.hpp"
 #include "test_writer.hpp"
 #include <lz4.h>

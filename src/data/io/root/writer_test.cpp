@@ -14,26 +14,18 @@
 #include <laddu/data/read_events.hpp>
 #include <laddu/data/root.hpp>
 
-#include "../parquet/test_util.hpp"
+#include "../../test_util.hpp"
 #include "root_file.hpp"
 #include "streamers.hpp"
 
 namespace laddu::data {
 namespace {
 
+using testing::data_error;
+using testing::expect_same_events;
+
 using ::testing::HasSubstr;
 using testing::ScratchDir;
-
-template <typename F>
-std::string data_error(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected DataError";
-    return {};
-}
 
 Dataset events(std::size_t n, bool weighted = true) {
     std::vector<double> c[6];
@@ -56,20 +48,6 @@ Dataset events(std::size_t n, bool weighted = true) {
                                          : std::span<const double>{});
 }
 
-void expect_same(const Dataset& a, const Dataset& b, bool as_float) {
-    ASSERT_EQ(a.size(), b.size());
-    ASSERT_EQ(a.schema(), b.schema());
-    for (std::size_t c = 0; c < a.schema().n_batch_columns(); ++c) {
-        const auto x = a.batch().column_at(c);
-        const auto y = b.batch().column_at(c);
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            const double want = as_float ? static_cast<double>(static_cast<float>(x[i])) : x[i];
-            ASSERT_EQ(std::bit_cast<std::uint64_t>(want), std::bit_cast<std::uint64_t>(y[i]))
-                << "column " << c << " row " << i;
-        }
-    }
-}
-
 TEST(RootWriter, RoundTripsEveryCodecAndPrecisionInAlignedBaskets) {
     const ScratchDir dir;
     const Dataset d = events(3000);
@@ -87,7 +65,7 @@ TEST(RootWriter, RoundTripsEveryCodecAndPrecisionInAlignedBaskets) {
             const RootSource source({path});
             EXPECT_EQ(source.tree_name(), "events");
             EXPECT_EQ(source.fragment_sizes(), (std::vector<std::size_t>{700, 700, 700, 700, 200}));
-            expect_same(d, read_root(path), precision == ColumnType::kFloat32);
+            expect_same_events(d, read_root(path), precision == ColumnType::kFloat32);
         }
     }
     EXPECT_EQ(std::filesystem::directory_iterator(dir.path())->path().filename(), "events.root");
@@ -132,7 +110,7 @@ TEST(RootWriter, StreamsBatchesAcrossBasketsAndCommitsOnCloseOnly) {
     }
     EXPECT_EQ(writer.entries(), 1000U);
     writer.close();
-    expect_same(d, read_root(path), false);
+    expect_same_events(d, read_root(path), false);
     const RootSource source({path});
     EXPECT_EQ(source.fragment_sizes().size(), 8U);
     EXPECT_THAT(data_error([&] { writer.close(); }), HasSubstr("twice"));
@@ -157,7 +135,7 @@ TEST(RootWriter, WritesEmptyTreesAndUnitWeights) {
     RootWriteOptions options;
     options.always_write_weight = false;
     write_root(unweighted, path, options);
-    expect_same(unweighted, read_root(path), false);
+    expect_same_events(unweighted, read_root(path), false);
 }
 
 TEST(RootWriter, BadInputIsADataErrorWithARemedy) {
