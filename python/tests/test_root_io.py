@@ -6,14 +6,10 @@ jobs, TDirectory::WriteObject) read value for value.
 ld.RootSink (Dataset.write_to): files read value for value by uproot, by jsroot under node
 (tests/root_interop), and by ld.read_root; bad sinks and paths as errors."""
 
-import fcntl
-import json
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
-import tempfile
 import textwrap
 
 import numpy as np
@@ -215,6 +211,9 @@ def test_a_flipped_lz4_basket_byte_fails_its_checksum(files, tmp_path):
 # --- ld.RootSink: what laddu-cpp writes ---------------------------------------------------------
 
 INTEROP = pathlib.Path(__file__).resolve().parents[2] / "tests" / "root_interop"
+sys.path.insert(0, str(INTEROP))
+from jsroot_reader import read_with_jsroot  # noqa: E402
+
 SINK_EVENTS = 150_000  # three baskets of the writer's 65,536 entries
 
 
@@ -316,37 +315,12 @@ def test_root_sink_errors_name_the_file_and_leave_nothing(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == (["locked"] if os.geteuid() != 0 else [])
 
 
-def jsroot_dir():
-    """tests/root_interop with jsroot installed from its lock file: `npm ci --ignore-scripts` (jsroot's
-    optional canvas/gl builds are not needed to read files) into tests/root_interop/node_modules
-    (git-ignored) the first time, under a lock so parallel test runs install once."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node/npm not found: jsroot (tests/root_interop) cannot run")
-    if (INTEROP / "node_modules" / "jsroot").is_dir():
-        return INTEROP
-    with open(os.path.join(tempfile.gettempdir(), "laddu-root-interop-npm.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if (INTEROP / "node_modules" / "jsroot").is_dir():
-            return INTEROP
-        flags = ["--ignore-scripts", "--no-audit", "--no-fund"]
-        for extra in (["--offline"], []):
-            done = subprocess.run(["npm", "ci", *extra, *flags], cwd=INTEROP, capture_output=True, timeout=600)
-            if done.returncode == 0:
-                return INTEROP
-    pytest.fail("npm ci in tests/root_interop failed (jsroot from the npm registry): "
-                + done.stderr.decode(errors="replace")[-1000:])
-
-
 @pytest.mark.parametrize("precision", ["f64", "f32"])
 def test_jsroot_reads_what_root_sink_writes_value_for_value(tmp_path, precision):
-    interop = jsroot_dir()
     dataset = sink_dataset()
     path = tmp_path / "js.root"
     dataset.write_to(ld.RootSink(path, tree="events", precision=precision))
-    result = subprocess.run(["node", str(interop / "read_tree.mjs"), str(path), "events"],
-                            cwd=interop, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr[-2000:]
-    read = json.loads(result.stdout)
+    read = read_with_jsroot(path, "events")
     expected = written_columns(dataset, precision)
     assert read["entries"] == SINK_EVENTS
     assert list(read["branches"]) == list(expected)

@@ -8,19 +8,17 @@ only ROOT, numpy and pytest.
 Run: ``ctest --preset relassert -R root_writer_interop``.
 """
 
-import fcntl
-import json
 import os
 import pathlib
-import shutil
 import subprocess
-import tempfile
+import sys
 
 import numpy as np
 import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
-INTEROP = HERE
+sys.path.insert(0, str(HERE))
+from jsroot_reader import read_with_jsroot  # noqa: E402
 ENTRIES = 10_000
 BASKET = 3_000
 NAMES = ["beam_e", "beam_px", "beam_py", "beam_pz", "pol_angle", "weight"]
@@ -68,35 +66,10 @@ def test_uproot_reads_every_codec(written, name):
         assert same_bits(back.column(branch), expected(column, precision)), branch
 
 
-def jsroot_dir():
-    """This directory with jsroot installed from its lock file: `npm ci --ignore-scripts` (jsroot's
-    optional canvas/gl builds are not needed to read files) into tests/root_interop/node_modules
-    (git-ignored) the first time, under a lock so parallel test runs install once."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node/npm not found: jsroot (tests/root_interop) cannot run")
-    if (INTEROP / "node_modules" / "jsroot").is_dir():
-        return INTEROP
-    with open(os.path.join(tempfile.gettempdir(), "laddu-root-interop-npm.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if (INTEROP / "node_modules" / "jsroot").is_dir():
-            return INTEROP
-        flags = ["--ignore-scripts", "--no-audit", "--no-fund"]
-        for extra in (["--offline"], []):
-            done = subprocess.run(["npm", "ci", *extra, *flags], cwd=INTEROP, capture_output=True, timeout=600)
-            if done.returncode == 0:
-                return INTEROP
-    pytest.fail("npm ci in tests/root_interop failed (jsroot from the npm registry): "
-                + done.stderr.decode(errors="replace")[-1000:])
-
-
 def test_jsroot_reads_every_codec(written):
-    work = jsroot_dir()
     for name in FILES:
         precision = name.split("_")[1][:3]
-        result = subprocess.run(["node", str(work / "read_tree.mjs"), str(written / name), "events"], cwd=work,
-                                capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, f"{name}: {result.stderr[-2000:]}"
-        read = json.loads(result.stdout)
+        read = read_with_jsroot(written / name, "events")
         assert read["entries"] == ENTRIES and list(read["branches"]) == NAMES, name
         for column, branch in enumerate(NAMES):
             values = np.array(read["branches"][branch]["values"], dtype=np.float64)
