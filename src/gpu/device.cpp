@@ -528,21 +528,6 @@ bool uses_fp64(const DeviceInfo& device) {
     return device.fp64 && (off == nullptr || std::string_view(off) != "1");
 }
 
-// Equal up to names (ir::hash ignores them too).
-bool same_program(const ir::Program& a, const ir::Program& b) {
-    if (a.instructions != b.instructions || a.operands != b.operands ||
-        a.parameter_count != b.parameter_count || a.outputs != b.outputs ||
-        a.inputs.size() != b.inputs.size()) {
-        return false;
-    }
-    for (std::size_t k = 0; k < a.inputs.size(); ++k) {
-        if (a.inputs[k].kind != b.inputs[k].kind) {
-            return false;
-        }
-    }
-    return true;
-}
-
 struct Cache {
     std::mutex mutex;
     std::map<std::tuple<std::uint64_t, int, std::size_t, bool>,
@@ -717,7 +702,7 @@ std::shared_ptr<const Kernel> compile(const ir::Program& program, ir::Precision 
     {
         const std::lock_guard<std::mutex> lock(cache.mutex);
         for (const auto& kernel : cache.kernels[key]) {
-            if (detail::same_program(kernel->program(), program)) {
+            if (ir::same_computation(kernel->program(), program)) {
                 return kernel;
             }
         }

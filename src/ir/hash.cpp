@@ -60,6 +60,20 @@ std::uint64_t hash(const Program& program) noexcept {
     return h.finish();
 }
 
+bool same_computation(const Program& a, const Program& b) noexcept {
+    if (a.instructions != b.instructions || a.operands != b.operands ||
+        a.parameter_count != b.parameter_count || a.outputs != b.outputs ||
+        a.inputs.size() != b.inputs.size()) {
+        return false;
+    }
+    for (std::size_t k = 0; k < a.inputs.size(); ++k) {
+        if (a.inputs[k].kind != b.inputs[k].kind) {
+            return false;
+        }
+    }
+    return true;
+}
+
 Stats stats(const Program& program) noexcept {
     Stats result;
     for (const Instruction& inst : program.instructions) {

@@ -27,6 +27,19 @@ TEST(Hash, NamesDoNotChangeTheHash) {
     b.inputs[0].name = "other";
     b.output_names[0] = "renamed";
     EXPECT_EQ(hash(a), hash(b));
+    EXPECT_TRUE(same_computation(a, b));
+    EXPECT_FALSE(a == b);
+}
+
+TEST(Hash, SameComputationComparesWhatTheHashCovers) {
+    const Program base = sample(1.5, 2, 0);
+    EXPECT_TRUE(same_computation(base, sample(1.5, 2, 0)));
+    EXPECT_FALSE(same_computation(base, sample(1.5, 3, 0)));
+    EXPECT_FALSE(same_computation(base, sample(1.5000000000000002, 2, 0)));
+    EXPECT_FALSE(same_computation(base, sample(1.5, 2, 1)));
+    Program real_input = base;
+    real_input.inputs[0].kind = ValueKind::kReal;
+    EXPECT_FALSE(same_computation(base, real_input));
 }
 
 TEST(Hash, ChangesWithEveryStructuralField) {

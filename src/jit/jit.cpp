@@ -280,21 +280,6 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
                                facts.vectorized);
 }
 
-// Equal up to names (which ir::hash ignores too).
-bool same_computation(const ir::Program& a, const ir::Program& b) {
-    if (a.instructions != b.instructions || a.operands != b.operands ||
-        a.parameter_count != b.parameter_count || a.outputs != b.outputs ||
-        a.inputs.size() != b.inputs.size()) {
-        return false;
-    }
-    for (std::size_t k = 0; k < a.inputs.size(); ++k) {
-        if (a.inputs[k].kind != b.inputs[k].kind) {
-            return false;
-        }
-    }
-    return true;
-}
-
 // What besides the program a kernel is compiled for.
 struct Variant {
     ir::Precision precision;
@@ -354,7 +339,8 @@ private:
     const JitKernel* find(std::uint64_t key, const ir::Program& program, const Variant& variant) {
         auto [first, last] = entries_.equal_range(key);
         for (auto it = first; it != last; ++it) {
-            if (it->second.variant == variant && same_computation(it->second.program, program)) {
+            if (it->second.variant == variant &&
+                ir::same_computation(it->second.program, program)) {
                 return &it->second.kernel;
             }
         }

@@ -1,5 +1,5 @@
-// laddu/ir/hash.hpp: a structural hash of a Program (the JIT compile-cache key, and how an
-// event cache checks it was built for the program it is used with).
+// laddu/ir/hash.hpp: a structural hash of a Program and equality up to names (the JIT and GPU
+// compile-cache keys, and how an event cache checks it was built for the program it is used with).
 #pragma once
 
 #include <cstdint>
@@ -12,5 +12,9 @@ namespace laddu::ir {
 /// (constants by bit pattern), the operand pool, the input slot kinds, the parameter count and
 /// the outputs. Names (of inputs and outputs) are not hashed. Equal programs hash equal.
 [[nodiscard]] std::uint64_t hash(const Program& program) noexcept;
+
+/// True when `a` and `b` compute the same thing: equal in everything hash() covers (names may
+/// differ). What a compile cache keyed by hash() checks on a hit.
+[[nodiscard]] bool same_computation(const Program& a, const Program& b) noexcept;
 
 }  // namespace laddu::ir
