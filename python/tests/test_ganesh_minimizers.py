@@ -11,22 +11,9 @@ import pytest
 
 import laddu_cpp as ld
 
+from test_fit_configs import START, likelihood  # noqa: F401  (the Breit-Wigner fit fixture)
+
 g = ld.ganesh
-START = {"mass": 0.97, "width": 0.09}
-
-
-@pytest.fixture(scope="module")
-def likelihood():
-    s = ld.scalar("s")
-    mass = ld.parameter("mass", initial=1.0, bounds=(0.8, 1.2))
-    width = ld.parameter("width", initial=0.1, bounds=(0.02, 0.3))
-    model = ld.Model((1.0 / (mass**2 - s - 1j * mass * width)).norm_sqr() * mass * width + 0.2)
-    rng = np.random.default_rng(11)
-    mc = ld.Dataset.from_arrays(scalars={"s": rng.uniform(0.5, 1.5, 20000)})
-    values = model.evaluate(mc, parameters={"mass": 1.02, "width": 0.12}, real=True)
-    keep = rng.uniform(0, values.max(), len(values)) < values
-    data = ld.Dataset.from_arrays(scalars={"s": mc.column("s")[keep][:2000]})
-    return ld.Likelihood([ld.NLL(model, data=data, accepted_mc=mc)])
 
 
 @pytest.fixture(scope="module")
