@@ -256,6 +256,7 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
     const std::string name = normalize(backend);
     if (!memory.is_none()) {
         execution.memory = host_budget(memory);
+        execution.device_memory = device_budget(memory);
     }
     if (!threads.is_none()) {
         if (!py::isinstance<py::int_>(threads)) {
@@ -307,7 +308,7 @@ runtime::Execution make_execution(const std::string& backend, const std::string&
             device, over_ranks ? std::optional<int>(mpi_local_rank()) : std::nullopt);
     }
     // One pool per ld.Execution, shared by its copies: its budget is resolved now.
-    execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
+    execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution);
     return execution;
 }
 

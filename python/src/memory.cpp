@@ -20,8 +20,8 @@ namespace laddu::python {
 
 namespace {
 
-// ld.MemoryPlan: laddu keeps a device budget beside the host one; laddu_cpp runs on the host
-// only, so the device budget is kept for the repr and used by nothing.
+// ld.MemoryPlan: a host budget and, for Execution('gpu'), a device budget
+// (runtime::Execution::device_memory).
 struct HostDevicePlan {
     runtime::MemoryPlan host;
     std::optional<runtime::MemoryPlan> device;
@@ -182,6 +182,13 @@ runtime::MemoryPlan host_budget(const py::handle& value) {
     return budget(value);
 }
 
+runtime::MemoryPlan device_budget(const py::handle& value) {
+    if (py::isinstance<HostDevicePlan>(value)) {
+        return value.cast<const HostDevicePlan&>().device.value_or(runtime::MemoryPlan{});
+    }
+    return {};
+}
+
 void bind_memory(py::module_& module) {
     py::class_<runtime::MemoryPlan>(
         module, "MemoryBudget",
@@ -215,9 +222,11 @@ void bind_memory(py::module_& module) {
             return fmt::format("MemoryBudget(\"{}\")", b.to_string());
         });
 
-    py::class_<HostDevicePlan>(module, "MemoryPlan",
-                               "Host and optional device budgets, as laddu's MemoryPlan. "
-                               "laddu_cpp runs on the host: the device budget is kept, not used.")
+    py::class_<HostDevicePlan>(
+        module, "MemoryPlan",
+        "Host and optional device budgets, as laddu's MemoryPlan. "
+        "The device budget applies to Execution('gpu'): input columns resident on the "
+        "device stay within it, and the event cache is planned to fit it.")
         .def(py::init([](const py::object& host, const py::object& device) {
                  HostDevicePlan plan{budget(host), std::nullopt};
                  if (!device.is_none()) {

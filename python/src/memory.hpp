@@ -49,6 +49,9 @@ struct MemoryStateInfo {
 /// ld.MemoryBudget, a byte count or budget text. ValueError otherwise, or for bad text.
 [[nodiscard]] runtime::MemoryPlan host_budget(const pybind11::handle& value);
 
+/// The device budget of an ld.MemoryPlan (unlimited for anything else).
+[[nodiscard]] runtime::MemoryPlan device_budget(const pybind11::handle& value);
+
 /// MemoryBudget, MemoryPlan, MemoryResource and MemoryState.
 void bind_memory(pybind11::module_& module);
 

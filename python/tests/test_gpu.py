@@ -72,3 +72,31 @@ def test_device_errors_name_the_devices():
     with pytest.raises(ld.BackendError, match="no OpenCL device matches"):
         ld.Execution("gpu", device="no such device name")
     assert ld.Execution("gpu", device=ld.devices()[0].name).backend == "gpu"
+
+
+def test_a_device_budget_streams_the_cache_through_the_device():
+    # MemoryPlan(device=): resident input columns stay within it and the event cache is planned
+    # to fit it, so a cache larger than the budget streams in windows, with the same NLL bits.
+    data = ld.generate_ksks(6000, seed=41)
+    accepted = ld.generate_ksks(9000, seed=42)
+    model = ld.kmatrix_benchmark_model()
+    results = []
+    for memory in (None, ld.MemoryPlan(host="4 GiB", device="2 MiB")):
+        execution = ld.Execution("gpu", precision="f64", memory=memory)
+        nll = ld.NLL(model, data=data, accepted_mc=accepted, execution=execution)
+        value, gradient = nll.value_and_gradient([0.25] * len(nll.parameter_names))
+        results.append((value.hex(), [g.hex() for g in gradient]))
+        strategies = {d["strategy"] for d in execution.memory_decisions()}
+        budgets = {d["budget_bytes"] for d in execution.memory_decisions()}
+        if memory is None:
+            assert strategies == {"resident"}
+        else:
+            assert strategies == {"streaming"} and budgets == {2 * 1024 * 1024}
+    assert results[0] == results[1]
+    tiny = ld.Execution("gpu", precision="f64", memory=ld.MemoryPlan(host="4 GiB", device="300 KiB"))
+    with pytest.raises(ld.DataError, match="of GPU"):
+        ld.NLL(model, data=data, accepted_mc=accepted, execution=tiny)
+    # The CPU ignores the device budget.
+    cpu = ld.Execution("cpu", memory=ld.MemoryPlan(host="4 GiB", device="300 KiB"))
+    assert ld.NLL(model, data=data, accepted_mc=accepted, execution=cpu).value(
+        [0.25] * len(ld.NLL(model, data=data, accepted_mc=accepted).parameter_names)) > 0

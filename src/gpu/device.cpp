@@ -323,10 +323,10 @@ struct KernelState {
 namespace {
 
 // The device copy of one input column (uploading it, converted to the kernel's element type,
-// when it is not resident), evicting least recently used columns to stay within 3/4 of the
-// device's memory.
+// when it is not resident), evicting least recently used columns to stay within `budget` bytes
+// (0: 3/4 of the device's memory).
 cl_mem resident_column(DeviceEntry& device, const double* column64, const float* column32,
-                       std::size_t events, bool want_float) {
+                       std::size_t events, bool want_float, std::size_t budget) {
     const void* host = column32 != nullptr ? static_cast<const void*>(column32) : column64;
     const std::size_t host_element = column32 != nullptr ? sizeof(float) : sizeof(double);
     const std::size_t element = want_float ? sizeof(float) : sizeof(double);
@@ -343,7 +343,9 @@ cl_mem resident_column(DeviceEntry& device, const double* column64, const float*
         device.columns.erase(found);
     }
     const std::size_t bytes = std::max<std::size_t>(events, 1) * element;
-    const std::size_t budget = device.info.global_memory / 4 * 3;
+    if (budget == 0) {
+        budget = device.info.global_memory / 4 * 3;
+    }
     while (!device.columns.empty() && device.resident_bytes + bytes > budget) {
         auto oldest = std::min_element(
             device.columns.begin(), device.columns.end(),
@@ -484,7 +486,8 @@ void read_outputs(const KernelState& state, DeviceEntry& device, std::size_t cou
 
 void run_locked(KernelState& state, DeviceEntry& device, std::span<const double> params,
                 const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
-                std::span<const ir::OutputColumn> out, std::size_t work_group_size) {
+                std::span<const ir::OutputColumn> out, std::size_t work_group_size,
+                std::size_t resident_budget) {
     const ir::Program& program = state.program;
     const bool float_inputs = state.precision == ir::Precision::kF32;
     launch_invariants(state, device, params);
@@ -493,10 +496,12 @@ void run_locked(KernelState& state, DeviceEntry& device, std::span<const double>
     for (std::size_t slot = 0; slot < program.inputs.size(); ++slot) {
         const ir::InputColumn& column = inputs.columns[slot];
         set_arg(state.cl_kern, arg++,
-                resident_column(device, column.re, column.re32, inputs.events, float_inputs));
+                resident_column(device, column.re, column.re32, inputs.events, float_inputs,
+                                resident_budget));
         if (program.inputs[slot].kind == ir::ValueKind::kComplex) {
             set_arg(state.cl_kern, arg++,
-                    resident_column(device, column.im, column.im32, inputs.events, float_inputs));
+                    resident_column(device, column.im, column.im32, inputs.events, float_inputs,
+                                    resident_budget));
         }
     }
     ensure_outputs(state, device, count);
@@ -640,7 +645,7 @@ double Kernel::compile_seconds() const noexcept {
 
 void Kernel::run(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
                  std::size_t count, std::span<const ir::OutputColumn> out,
-                 std::size_t work_group_size) const {
+                 std::size_t work_group_size, std::size_t resident_budget) const {
     const ir::Program& program = state_->program;
     if (params.size() != program.parameter_count) {
         throw EvaluationError(fmt::format("expected {} parameter values, got {}",
@@ -661,7 +666,8 @@ void Kernel::run(std::span<const double> params, const ir::ColumnView& inputs, s
     detail::DeviceEntry& device = detail::Registry::instance().open(state_->device);
     const std::lock_guard<std::mutex> lock(device.mutex);
     try {
-        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size);
+        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size,
+                           resident_budget);
         return;
     } catch (const detail::OutOfDeviceMemory&) {
         // Another program's columns may hold the memory: free them all and try once more.
@@ -669,7 +675,8 @@ void Kernel::run(std::span<const double> params, const ir::ColumnView& inputs, s
         clFinish(device.queue);
     }
     try {
-        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size);
+        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size,
+                           resident_budget);
     } catch (const detail::OutOfDeviceMemory& oom) {
         std::size_t columns = 0;
         for (const ir::InputSlot& slot : program.inputs) {

@@ -390,5 +390,30 @@ TEST(GpuResidency, ColumnsStayOnTheDeviceUntilTheirValuesChange) {
     EXPECT_THROW(kernel->run(two, view, 4950, 100, outputs), DataError);
 }
 
+TEST(GpuResidency, AResidentBudgetEvictsTheLeastRecentlyUsedColumns) {
+    REQUIRE_DEVICE();
+    clear_cache();
+    ir::Builder b;
+    const ValueId x = b.load(b.add_input("x", ValueKind::kReal));
+    b.add_output(b.binary(OpCode::kAdd, x, b.param(0)));
+    const std::shared_ptr<const Kernel> kernel = compile(b.finish(), ir::Precision::kF64, 0);
+    // Three windows of 4000 events (32000 bytes each) under a budget that holds two of them.
+    constexpr std::size_t kEvents = 4000;
+    constexpr std::size_t kBudget = 2 * kEvents * sizeof(double);
+    std::vector<std::vector<double>> windows(3, std::vector<double>(kEvents));
+    std::vector<double> out(kEvents);
+    const std::array<ir::OutputColumn, 1> outputs = {ir::OutputColumn{out.data(), nullptr}};
+    const std::vector<double> one = {1.0};
+    for (std::size_t w = 0; w < windows.size(); ++w) {
+        std::fill(windows[w].begin(), windows[w].end(), static_cast<double>(w));
+        const std::array<ir::InputColumn, 1> columns = {
+            ir::InputColumn{windows[w].data(), nullptr}};
+        kernel->run(one, ir::ColumnView{columns, kEvents}, 0, kEvents, outputs, 0, kBudget);
+        EXPECT_EQ(out[kEvents - 1], static_cast<double>(w) + 1.0);
+        EXPECT_LE(resident_bytes(0), kBudget) << "window " << w;
+    }
+    EXPECT_EQ(resident_bytes(0), kBudget);
+}
+
 }  // namespace
 }  // namespace laddu::gpu

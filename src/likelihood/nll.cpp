@@ -177,7 +177,7 @@ UnbinnedNll::build(Kind kind, const expr::Model& model, const compile::CompiledM
     // The data, the accepted MC and the projections share one budget: each plans within what
     // the others left.
     if (!state->execution.memory_pool) {
-        state->execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution.memory);
+        state->execution.memory_pool = std::make_shared<runtime::MemoryPool>(execution);
     }
     const runtime::Execution& shared = state->execution;
     state->kind = kind;

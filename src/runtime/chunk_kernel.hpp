@@ -94,6 +94,11 @@ public:
 [[nodiscard]] std::shared_ptr<const ChunkKernel> make_interpreter_kernel(const ir::Program& program,
                                                                          ir::Precision precision);
 
+/// Under Device::kGpu, Execution::device_memory resolved against the device's global memory
+/// (bytes); SIZE_MAX on the CPU or for an unlimited device budget. BackendError for a device
+/// that does not exist.
+[[nodiscard]] std::size_t device_budget(const Execution& execution);
+
 /// How often a program runs over the same events: what its compile time is weighed against.
 enum class Passes : std::uint8_t {
     kOnce,  ///< once per preparation (precompute, the normalisation matrix)

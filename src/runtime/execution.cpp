@@ -221,6 +221,22 @@ std::size_t MemoryPlan::resolve() const {
     return 0;
 }
 
+std::size_t MemoryPlan::resolve_against(std::size_t total, std::size_t available) const noexcept {
+    switch (kind_) {
+    case Kind::kUnlimited:
+        return std::numeric_limits<std::size_t>::max();
+    case Kind::kBytes:
+        return bytes_;
+    case Kind::kAuto:
+        return scaled(available, 0.8);
+    case Kind::kOfAvailable:
+        return scaled(available, fraction_);
+    case Kind::kOfTotal:
+        return scaled(total, fraction_);
+    }
+    return 0;
+}
+
 std::string MemoryPlan::to_string() const {
     switch (kind_) {
     case Kind::kUnlimited:

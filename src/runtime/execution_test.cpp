@@ -63,6 +63,17 @@ TEST(MemoryPlan, AutoIsEightyPercentOfAvailable) {
     EXPECT_LT(static_cast<double>(plan.resolve()), 0.9 * static_cast<double>(*available));
 }
 
+TEST(MemoryPlan, ResolvesAgainstAGivenMemory) {
+    constexpr std::size_t kTotal = 1000;
+    constexpr std::size_t kAvailable = 600;
+    EXPECT_EQ(MemoryPlan::bytes(123).resolve_against(kTotal, kAvailable), 123U);
+    EXPECT_EQ(MemoryPlan::parse("50% total").resolve_against(kTotal, kAvailable), 500U);
+    EXPECT_EQ(MemoryPlan::parse("50% available").resolve_against(kTotal, kAvailable), 300U);
+    EXPECT_EQ(MemoryPlan::parse("auto").resolve_against(kTotal, kAvailable), 480U);
+    EXPECT_EQ(MemoryPlan{}.resolve_against(kTotal, kAvailable),
+              std::numeric_limits<std::size_t>::max());
+}
+
 TEST(MemoryPlan, WithoutMeminfoAPercentageIsABackendErrorNamingTheFix) {
     const auto missing = meminfo_bytes("/nonexistent/meminfo", "MemTotal");
     ASSERT_FALSE(missing.has_value());

@@ -97,8 +97,9 @@ struct Block {
 class GpuChunkKernel final : public ChunkKernel {
 public:
     GpuChunkKernel(const ir::Program& program, std::shared_ptr<const gpu::Kernel> kernel,
-                   ir::Precision precision)
-        : program_(program), kernel_(std::move(kernel)), precision_(precision) {}
+                   ir::Precision precision, std::size_t resident_budget)
+        : program_(program), kernel_(std::move(kernel)), precision_(precision),
+          resident_budget_(resident_budget) {}
 
     [[nodiscard]] const ir::Program& program() const noexcept override { return program_; }
 
@@ -181,7 +182,7 @@ private:
         for (std::size_t j = 0; j < outputs; ++j) {
             columns.push_back({block.re[j].data(), block.im[j].data()});
         }
-        kernel_->run(params, inputs, first, events, columns);
+        kernel_->run(params, inputs, first, events, columns, 0, resident_budget_);
         block.last_use = ++tick_;
         blocks_.push_back(std::move(block));
         return blocks_.back();
@@ -190,6 +191,7 @@ private:
     ir::Program program_;
     std::shared_ptr<const gpu::Kernel> kernel_;
     ir::Precision precision_;
+    std::size_t resident_budget_;
     mutable std::mutex mutex_;
     mutable Identity identity_;
     mutable std::vector<Block> blocks_;
@@ -232,9 +234,10 @@ std::unique_ptr<BoundKernel> GpuChunkKernel::bind(std::span<const double> params
 }  // namespace
 
 std::shared_ptr<const ChunkKernel> make_gpu_kernel(const ir::Program& program,
-                                                   ir::Precision precision, std::size_t device) {
+                                                   ir::Precision precision, std::size_t device,
+                                                   std::size_t resident_budget) {
     return std::make_shared<const GpuChunkKernel>(program, gpu::compile(program, precision, device),
-                                                  precision);
+                                                  precision, resident_budget);
 }
 
 }  // namespace laddu::runtime::detail

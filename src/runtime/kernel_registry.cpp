@@ -1,5 +1,7 @@
 // The one place that knows whether the JIT and the GPU backend were built: select_kernel()
 // applies the device and the JIT policy.
+#include <limits>
+
 #include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
@@ -10,7 +12,10 @@
 #if LADDU_HAVE_JIT
 #include "jit_kernel.hpp"
 #endif
+
 #if LADDU_HAVE_GPU
+#include <laddu/gpu/gpu.hpp>
+
 #include "gpu_kernel.hpp"
 #endif
 
@@ -60,13 +65,27 @@ std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
     return make_interpreter_kernel(program, precision);
 }
 
+std::size_t device_budget(const Execution& execution) {
+    if (execution.device != Device::kGpu || execution.device_memory.is_unlimited()) {
+        return std::numeric_limits<std::size_t>::max();
+    }
+#if LADDU_HAVE_GPU
+    const std::size_t memory = gpu::device(execution.device_index).global_memory;
+    return execution.device_memory.resolve_against(memory, memory);
+#else
+    return std::numeric_limits<std::size_t>::max();
+#endif
+}
+
 std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
                                                  ir::Precision precision,
                                                  const Execution& execution, std::size_t events,
                                                  Passes passes) {
     if (execution.device == Device::kGpu && passes == Passes::kMany) {
 #if LADDU_HAVE_GPU
-        return make_gpu_kernel(program, precision, execution.device_index);
+        const std::size_t budget = device_budget(execution);
+        return make_gpu_kernel(program, precision, execution.device_index,
+                               budget == std::numeric_limits<std::size_t>::max() ? 0 : budget);
 #else
         throw BackendError("the GPU was asked for (Device::kGpu) but laddu-cpp was built without "
                            "the OpenCL backend (LADDU_WITH_OPENCL=OFF or no OpenCL headers and "

@@ -7,6 +7,8 @@
 #include <laddu/base/error.hpp>
 #include <laddu/runtime/memory_pool.hpp>
 
+#include "chunk_kernel.hpp"
+
 namespace laddu::runtime {
 
 namespace {
@@ -57,6 +59,26 @@ void MemoryLease::shrink_to(std::size_t bytes) noexcept {
 }
 
 MemoryPool::MemoryPool(const MemoryPlan& plan) : MemoryPool(plan.resolve(), plan.to_string()) {}
+
+namespace {
+
+// The host budget, or the device's when it is the smaller (both resolved once).
+std::pair<std::size_t, std::string> execution_budget(const Execution& execution) {
+    const std::size_t host = execution.memory.resolve();
+    const std::size_t device = detail::device_budget(execution);
+    if (device < host) {
+        return {device, fmt::format("{} of GPU {}", execution.device_memory.to_string(),
+                                    execution.device_index)};
+    }
+    return {host, execution.memory.to_string()};
+}
+
+}  // namespace
+
+MemoryPool::MemoryPool(const Execution& execution) : MemoryPool(execution_budget(execution)) {}
+
+MemoryPool::MemoryPool(std::pair<std::size_t, std::string> budget)
+    : MemoryPool(budget.first, std::move(budget.second)) {}
 
 MemoryPool::MemoryPool(std::size_t budget, std::string budget_text)
     : budget_(budget), budget_text_(std::move(budget_text)) {}
@@ -191,7 +213,7 @@ std::shared_ptr<MemoryPool> pool_of(const Execution& execution) {
     if (execution.memory_pool) {
         return execution.memory_pool;
     }
-    return std::make_shared<MemoryPool>(execution.memory);
+    return std::make_shared<MemoryPool>(execution);
 }
 
 }  // namespace laddu::runtime

@@ -75,12 +75,13 @@ public:
     /// Evaluates events [begin, begin + count) of `inputs` and writes event begin + i's outputs
     /// to out[j].re[i] (and .im[i] for a Complex output when non-null). `params` holds the
     /// program's parameter_count values (EvaluationError otherwise). Input columns are uploaded
-    /// once and reused while their host memory is unchanged. `work_group_size` 0 lets the driver
-    /// choose; the values are the same for every size. Throws BackendError when the device runs
-    /// out of memory or a launch fails.
+    /// once and reused while their host memory is unchanged; least recently used columns are
+    /// freed to keep the resident ones within `resident_budget` bytes (0: 3/4 of the device's
+    /// memory). `work_group_size` 0 lets the driver choose; the values are the same for every
+    /// size. Throws BackendError when the device runs out of memory or a launch fails.
     void run(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
              std::size_t count, std::span<const ir::OutputColumn> out,
-             std::size_t work_group_size = 0) const;
+             std::size_t work_group_size = 0, std::size_t resident_budget = 0) const;
 
     /// The program it runs.
     [[nodiscard]] const ir::Program& program() const noexcept;

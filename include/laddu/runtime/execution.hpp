@@ -75,6 +75,11 @@ public:
     /// system other than Linux: give the budget in bytes there).
     [[nodiscard]] std::size_t resolve() const;
 
+    /// The budget in bytes of a memory of `total` bytes with `available` free (a GPU's):
+    /// SIZE_MAX when unlimited, "auto" 80% of `available`, percentages of either.
+    [[nodiscard]] std::size_t resolve_against(std::size_t total,
+                                              std::size_t available) const noexcept;
+
     /// laddu's spelling: "auto", "2147483648 B", "70% available", "50% total"; or "unlimited".
     [[nodiscard]] std::string to_string() const;
 
@@ -112,6 +117,12 @@ struct Execution {
     JitPolicy jit = JitPolicy::kAuto;
     NormalizationMode normalization = NormalizationMode::kAuto;
     MemoryPlan memory;
+    /// Under Device::kGpu, the budget of the device memory that input columns stay resident in,
+    /// resolved against the device's global memory (OpenCL reports no free memory, so
+    /// "available" and "total" both mean it); unlimited: 3/4 of it. The runtime also plans the
+    /// event cache within it (MemoryPool(const Execution&)), so a cache larger than the device
+    /// budget streams through the device in event windows. Ignored on the CPU.
+    MemoryPlan device_memory;
     /// The processes that share the events (nullptr: this process alone). Every process builds
     /// the same model and prepares the same global data; each caches only the chunks it owns
     /// and reductions are merged across processes (distributed::mpi_collective() over MPI).

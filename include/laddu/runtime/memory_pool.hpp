@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <laddu/runtime/execution.hpp>
@@ -101,6 +102,11 @@ public:
     /// percentage where /proc/meminfo cannot be read).
     explicit MemoryPool(const MemoryPlan& plan);
 
+    /// The pool an execution plans in: `execution.memory`'s budget, or under Device::kGpu the
+    /// smaller of it and the device budget (Execution::device_memory), so that the event cache
+    /// is planned to fit the device and streams through it in windows when it does not.
+    explicit MemoryPool(const Execution& execution);
+
     /// A pool of `budget` bytes (SIZE_MAX: unlimited), named `budget_text` in messages.
     MemoryPool(std::size_t budget, std::string budget_text);
 
@@ -155,6 +161,8 @@ public:
 
 private:
     friend class MemoryLease;
+
+    explicit MemoryPool(std::pair<std::size_t, std::string> budget);
 
     struct Held {
         std::uint64_t id = 0;
