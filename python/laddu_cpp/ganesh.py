@@ -393,7 +393,7 @@ def _storage_and_names(chain_storage, parameter_names):
     list of str)."""
     if chain_storage is not None and not isinstance(chain_storage, ChainStorage):
         raise TypeError("chain_storage must be an ld.ganesh.ChainStorage")
-    return chain_storage, None if parameter_names is None else [str(n) for n in parameter_names]
+    return chain_storage, _names(parameter_names)
 
 
 class AIESInit:
@@ -680,7 +680,7 @@ class AdamConfig:
             if not 0.0 <= float(value) < 1.0:
                 raise ValueError(f"{name} must be in the range [0, 1), got {value!r}")
         self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
-        self.parameter_names = None if parameter_names is None else [str(n) for n in parameter_names]
+        self.parameter_names = _names(parameter_names)
 
     def __repr__(self) -> str:
         return f"AdamConfig(alpha={self.alpha}, beta_1={self.beta_1}, beta_2={self.beta_2}, epsilon={self.epsilon})"
