@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -49,6 +50,27 @@ std::string json_number(double value) {
     return std::isfinite(value) ? fmt::format("{}", value) : "null";
 }
 
+// A column with no values yet.
+ColumnSummary empty_column(std::string name, bool numeric, std::string type) {
+    ColumnSummary s;
+    s.name = std::move(name);
+    s.numeric = numeric;
+    s.type = std::move(type);
+    s.min = kNan;
+    s.max = kNan;
+    s.sum = numeric ? 0.0 : kNan;
+    return s;
+}
+
+// The compensated sums into the numeric columns.
+void finish_sums(FileSummary& summary, const std::vector<AccurateSum>& sums) {
+    for (std::size_t c = 0; c < summary.columns.size(); ++c) {
+        if (summary.columns[c].numeric) {
+            summary.columns[c].sum = sums[c].finish();
+        }
+    }
+}
+
 void add_value(ColumnSummary& s, AccurateSum& sum, double v) {
     s.min = std::isnan(s.min) ? v : std::min(s.min, v);
     s.max = std::isnan(s.max) ? v : std::max(s.max, v);
@@ -65,14 +87,8 @@ FileSummary describe_root(FileSummary summary) {
     summary.laddu_schema = Schema::infer(infos).describe();
     std::vector<AccurateSum> sums(infos.size());
     for (const ColumnInfo& info : infos) {
-        ColumnSummary s;
-        s.name = info.name;
-        s.numeric = is_numeric(info.type);
-        s.type = std::string(column_type_name(info.type));
-        s.min = kNan;
-        s.max = kNan;
-        s.sum = s.numeric ? 0.0 : kNan;
-        summary.columns.push_back(s);
+        summary.columns.push_back(empty_column(info.name, is_numeric(info.type),
+                                               std::string(column_type_name(info.type))));
     }
     // Batch column k holds physical column names[k]; the weight of a tree without one is
     // made up (1.0) and matches no branch.
@@ -93,12 +109,50 @@ FileSummary describe_root(FileSummary summary) {
         }
     }
     summary.events = source.num_events();
-    for (std::size_t c = 0; c < summary.columns.size(); ++c) {
-        if (summary.columns[c].numeric) {
-            summary.columns[c].sum = sums[c].finish();
-        }
-    }
+    finish_sums(summary, sums);
     return summary;
+}
+
+// One Parquet file's columns into `summary` (the first file names the columns).
+void add_parquet_file(FileSummary& summary, std::vector<AccurateSum>& sums, std::size_t f) {
+    const ParquetFileReader reader = ParquetFileReader::open(summary.files[f]);
+    const auto& columns = reader.columns();
+    if (f == 0) {
+        std::vector<ColumnInfo> infos;
+        for (const ParquetColumnInfo& c : columns) {
+            const bool numeric = is_numeric(c.type);
+            summary.columns.push_back(
+                empty_column(c.name, numeric,
+                             numeric ? std::string(column_type_name(c.type)) : c.physical_type));
+            infos.push_back({c.name, c.type});
+        }
+        sums.resize(columns.size());
+        summary.laddu_schema = Schema::infer(infos).describe();
+    } else if (columns.size() != summary.columns.size()) {
+        throw DataError(fmt::format("'{}' has {} columns but '{}' has {}; data info needs "
+                                    "files with the same columns",
+                                    summary.files[f], columns.size(), summary.files[0],
+                                    summary.columns.size()));
+    }
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        ColumnSummary& s = summary.columns[c];
+        if (columns[c].name != s.name || is_numeric(columns[c].type) != s.numeric) {
+            throw DataError(fmt::format("'{}' column {} is '{}' but in '{}' it is '{}'",
+                                        summary.files[f], c, columns[c].name, summary.files[0],
+                                        s.name));
+        }
+        if (!s.numeric) {
+            continue;
+        }
+        const RawColumn raw = reader.read_column(c);
+        for (std::size_t i = 0; i < raw.values.size(); ++i) {
+            if (raw.valid.empty() || raw.valid[i] != 0) {
+                add_value(s, sums[c], raw.values[i]);
+            }
+        }
+        s.nulls += raw.null_count;
+    }
+    summary.events += reader.num_rows();
 }
 
 }  // namespace
@@ -111,55 +165,9 @@ FileSummary describe_files(std::span<const std::string> paths) {
     }
     std::vector<AccurateSum> sums;
     for (std::size_t f = 0; f < summary.files.size(); ++f) {
-        const ParquetFileReader reader = ParquetFileReader::open(summary.files[f]);
-        const auto& columns = reader.columns();
-        if (f == 0) {
-            std::vector<ColumnInfo> infos;
-            for (const ParquetColumnInfo& c : columns) {
-                ColumnSummary s;
-                s.name = c.name;
-                s.numeric = is_numeric(c.type);
-                s.type = s.numeric ? std::string(column_type_name(c.type)) : c.physical_type;
-                s.min = kNan;
-                s.max = kNan;
-                s.sum = s.numeric ? 0.0 : kNan;
-                summary.columns.push_back(s);
-                infos.push_back({c.name, c.type});
-            }
-            sums.resize(columns.size());
-            summary.laddu_schema = Schema::infer(infos).describe();
-        } else if (columns.size() != summary.columns.size()) {
-            throw DataError(fmt::format("'{}' has {} columns but '{}' has {}; data info needs "
-                                        "files with the same columns",
-                                        summary.files[f], columns.size(), summary.files[0],
-                                        summary.columns.size()));
-        }
-        for (std::size_t c = 0; c < columns.size(); ++c) {
-            ColumnSummary& s = summary.columns[c];
-            if (columns[c].name != s.name || is_numeric(columns[c].type) != s.numeric) {
-                throw DataError(fmt::format("'{}' column {} is '{}' but in '{}' it is '{}'",
-                                            summary.files[f], c, columns[c].name, summary.files[0],
-                                            s.name));
-            }
-            if (!s.numeric) {
-                continue;
-            }
-            const RawColumn raw = reader.read_column(c);
-            for (std::size_t i = 0; i < raw.values.size(); ++i) {
-                if (!raw.valid.empty() && raw.valid[i] == 0) {
-                    continue;
-                }
-                add_value(s, sums[c], raw.values[i]);
-            }
-            s.nulls += raw.null_count;
-        }
-        summary.events += reader.num_rows();
+        add_parquet_file(summary, sums, f);
     }
-    for (std::size_t c = 0; c < summary.columns.size(); ++c) {
-        if (summary.columns[c].numeric) {
-            summary.columns[c].sum = sums[c].finish();
-        }
-    }
+    finish_sums(summary, sums);
     return summary;
 }
 

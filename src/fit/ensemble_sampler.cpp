@@ -17,7 +17,6 @@ namespace laddu::fit {
 
 namespace {
 
-using detail::checked;
 using detail::kNegInf;
 
 using Random = SplitMix64;
@@ -85,6 +84,57 @@ void fft(std::vector<std::complex<double>>& a, bool inverse) {
     }
 }
 
+// The stretch move's proposal for walker k (into `proposal`); returns its log Jacobian
+// (d - 1) log z.
+double stretch_proposal(const std::vector<std::vector<double>>& walkers, std::size_t k,
+                        double scale, Random& random, std::vector<double>& proposal) {
+    const std::size_t n = walkers.size();
+    std::size_t partner = random.below(n);
+    while (partner == k) {
+        partner = random.below(n);
+    }
+    const double root = 1.0 + (scale - 1.0) * random.uniform();
+    const double z = root * root / scale;
+    for (std::size_t d = 0; d < proposal.size(); ++d) {
+        proposal[d] = walkers[partner][d] + z * (walkers[k][d] - walkers[partner][d]);
+    }
+    return static_cast<double>(proposal.size() - 1) * std::log(z);
+}
+
+// The walk move's proposal for walker k: X_k + Σ_{j≠k} g_j (X_j − X̄) (`mean` is scratch);
+// returns its log Jacobian, 0.
+double walk_proposal(const std::vector<std::vector<double>>& walkers, std::size_t k, Random& random,
+                     std::vector<double>& mean, std::vector<double>& proposal) {
+    const std::size_t n = walkers.size();
+    std::fill(mean.begin(), mean.end(), 0.0);
+    for (std::size_t j = 0; j < n; ++j) {
+        if (j != k) {
+            for (std::size_t d = 0; d < mean.size(); ++d) {
+                mean[d] += walkers[j][d] / static_cast<double>(n - 1);
+            }
+        }
+    }
+    proposal = walkers[k];
+    for (std::size_t j = 0; j < n; ++j) {
+        if (j != k) {
+            const double g = random.normal();
+            for (std::size_t d = 0; d < mean.size(); ++d) {
+                proposal[d] += g * (walkers[j][d] - mean[d]);
+            }
+        }
+    }
+    return 0.0;
+}
+
+// A uniform draw in (0, 1): the acceptance test takes its log.
+double positive_uniform(Random& random) {
+    double u = random.uniform();
+    while (u <= 0.0) {
+        u = random.uniform();
+    }
+    return u;
+}
+
 }  // namespace
 
 McmcChain sample_aies(const std::function<double(std::span<const double>)>& log_density,
@@ -114,42 +164,10 @@ McmcChain sample_aies(const std::function<double(std::span<const double>)>& log_
         // and no random number depends on a density: all are drawn first, in walker order, and
         // the proposals are then evaluated together (in parallel with options.threads).
         for (std::size_t k = 0; k < n; ++k) {
-            std::vector<double>& proposal = proposals[k];
-            log_jacobian[k] = 0.0;
-            if (move.kind == AiesMove::Kind::kStretch) {
-                std::size_t partner = random.below(n);
-                while (partner == k) {
-                    partner = random.below(n);
-                }
-                const double root = 1.0 + (move.scale - 1.0) * random.uniform();
-                const double z = root * root / move.scale;
-                for (std::size_t d = 0; d < dimension; ++d) {
-                    proposal[d] = walkers[partner][d] + z * (walkers[k][d] - walkers[partner][d]);
-                }
-                log_jacobian[k] = static_cast<double>(dimension - 1) * std::log(z);
-            } else {
-                std::fill(mean.begin(), mean.end(), 0.0);
-                for (std::size_t j = 0; j < n; ++j) {
-                    if (j != k) {
-                        for (std::size_t d = 0; d < dimension; ++d) {
-                            mean[d] += walkers[j][d] / static_cast<double>(n - 1);
-                        }
-                    }
-                }
-                proposal = walkers[k];
-                for (std::size_t j = 0; j < n; ++j) {
-                    if (j != k) {
-                        const double g = random.normal();
-                        for (std::size_t d = 0; d < dimension; ++d) {
-                            proposal[d] += g * (walkers[j][d] - mean[d]);
-                        }
-                    }
-                }
-            }
-            uniform[k] = random.uniform();
-            while (uniform[k] <= 0.0) {
-                uniform[k] = random.uniform();
-            }
+            log_jacobian[k] = move.kind == AiesMove::Kind::kStretch
+                                  ? stretch_proposal(walkers, k, move.scale, random, proposals[k])
+                                  : walk_proposal(walkers, k, random, mean, proposals[k]);
+            uniform[k] = positive_uniform(random);
         }
         const std::vector<double> proposed =
             detail::evaluate_all(log_density, proposals, options.threads, result);

@@ -112,6 +112,8 @@ public:
 
     MemoryPool(const MemoryPool&) = delete;
     MemoryPool& operator=(const MemoryPool&) = delete;
+    MemoryPool(MemoryPool&&) = delete;
+    MemoryPool& operator=(MemoryPool&&) = delete;
     ~MemoryPool();
 
     /// The budget in bytes (SIZE_MAX: unlimited).
