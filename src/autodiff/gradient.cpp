@@ -1,4 +1,5 @@
 #include <laddu/autodiff/gradient.hpp>
+#include <laddu/ir/fuse_dots.hpp>
 
 namespace laddu::autodiff {
 
@@ -39,7 +40,9 @@ AutodiffMode choose_mode(const ir::Program& primal, Component component) {
     return reverse_cost < forward_cost ? AutodiffMode::kReverse : AutodiffMode::kForward;
 }
 
-ir::Program gradient(const ir::Program& primal, const GradientOptions& options) {
+namespace {
+
+ir::Program differentiate(const ir::Program& primal, const GradientOptions& options) {
     switch (options.mode) {
     case AutodiffMode::kForward:
         return forward(primal, options.component);
@@ -53,6 +56,14 @@ ir::Program gradient(const ir::Program& primal, const GradientOptions& options) 
     return estimated_cost(reverse_program) < estimated_cost(forward_program)
                ? std::move(reverse_program)
                : std::move(forward_program);
+}
+
+}  // namespace
+
+// The tangent and adjoint sums are sums of products, as the primal's coupling sums are: fused
+// into dots like every program the compiler lowers.
+ir::Program gradient(const ir::Program& primal, const GradientOptions& options) {
+    return ir::fuse_dots(differentiate(primal, options));
 }
 
 }  // namespace laddu::autodiff

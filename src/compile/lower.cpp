@@ -8,6 +8,7 @@
 #include <laddu/base/assert.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/ir/builder.hpp>
+#include <laddu/ir/fuse_dots.hpp>
 #include <laddu/ir/validate.hpp>
 
 namespace laddu::compile::detail {
@@ -465,7 +466,7 @@ private:
 };
 
 ir::Program finish_validated(ir::Builder& builder) {
-    ir::Program program = builder.finish();
+    ir::Program program = ir::fuse_dots(builder.finish());
     ir::validate(program).value();
     return program;
 }

@@ -1,6 +1,7 @@
 // The affine-invariant ensemble sampler: a correlated Gaussian's mean and covariance within
 // Monte Carlo error for both moves, bounds, determinism by seed and thread count, chain storage,
 // the autocorrelation time of an AR(1) process and the errors.
+#include <chrono>
 #include <cmath>
 #include <mutex>
 #include <numbers>
@@ -69,6 +70,9 @@ TEST(EnsembleSampler, ThreadsEvaluateWalkersAtOnceAndGiveTheSameChain) {
             const std::lock_guard lock(mutex);
             seen.insert(std::this_thread::get_id());
         }
+        // Long enough that the other threads start before the calling one has claimed every
+        // walker, even on a loaded machine.
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
         return gaussian(x);
     };
     const McmcChain parallel =

@@ -359,29 +359,57 @@ void Emitter::emit_fold(std::uint32_t index, const ir::Instruction& inst) {
     declare(index, acc);
 }
 
+// docs/ir.md's kDot, as the interpreter's dot_step: term 0 by the kMul formula, every later
+// real product fused into its part with fma() (correctly rounded in OpenCL C, as std::fma); a
+// part the accumulator lacks starts from a plain product.
 void Emitter::emit_dot(std::uint32_t index, const ir::Instruction& inst) {
     const auto ops = program_.operands_of(inst);
     const Type& type = type_of(inst.cls);
     const std::uint32_t n = inst.attr;
-    std::string acc;
-    bool acc_complex = false;
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const bool ac = is_complex(ops[k]);
-        const bool bc = is_complex(ops[n + k]);
-        const std::string term = arithmetic(OpCode::kMul, name(ops[k], inst.cls), ac,
-                                            name(ops[n + k], inst.cls), bc, type);
-        const bool term_complex = ac || bc;
-        std::string next = term;
-        if (k > 0) {
-            next = arithmetic(OpCode::kAdd, acc, acc_complex, term, term_complex, type);
-        }
-        acc_complex = acc_complex || term_complex;
-        const std::string tmp = fmt::format("t{}_{}", index, k);
-        body_ += fmt::format("    const {}{} {} = {};\n", acc_complex ? "cx_" : "",
-                             acc_complex ? type.suffix : type.name, tmp, next);
-        acc = tmp;
+    auto part = [&](ir::ValueId id, const char* which) {
+        return is_complex(id) ? fmt::format("{}.{}", name(id, inst.cls), which)
+                              : name(id, inst.cls);
+    };
+    const bool first_complex = is_complex(ops[0]) || is_complex(ops[n]);
+    body_ += fmt::format("    {}{} t{}_0 = {};\n", first_complex ? "cx_" : "",
+                         first_complex ? type.suffix : type.name, index,
+                         arithmetic(OpCode::kMul, name(ops[0], inst.cls), is_complex(ops[0]),
+                                    name(ops[n], inst.cls), is_complex(ops[n]), type));
+    std::string re = first_complex ? fmt::format("t{}_0.re", index) : fmt::format("t{}_0", index);
+    std::string im = first_complex ? fmt::format("t{}_0.im", index) : std::string();
+    body_ += fmt::format("    {} dot{}_re = {};\n", type.name, index, re);
+    re = fmt::format("dot{}_re", index);
+    if (!im.empty()) {
+        body_ += fmt::format("    {} dot{}_im = {};\n", type.name, index, im);
+        im = fmt::format("dot{}_im", index);
     }
-    declare(index, acc);
+    const std::string im_name = fmt::format("dot{}_im", index);
+    // im's next contribution p·q: fused when the accumulator has an imaginary part.
+    auto into_im = [&](const std::string& p, const std::string& q) {
+        if (im.empty()) {
+            body_ += fmt::format("    {} {} = {} * {};\n", type.name, im_name, p, q);
+            im = im_name;
+        } else {
+            body_ += fmt::format("    {0} = fma({1}, {2}, {0});\n", im, p, q);
+        }
+    };
+    for (std::uint32_t k = 1; k < n; ++k) {
+        const ir::ValueId a = ops[k];
+        const ir::ValueId b = ops[n + k];
+        body_ += fmt::format("    {0} = fma({1}, {2}, {0});\n", re, part(a, "re"), part(b, "re"));
+        if (is_complex(a) && is_complex(b)) {
+            body_ +=
+                fmt::format("    {0} = fma(-{1}, {2}, {0});\n", re, part(a, "im"), part(b, "im"));
+            into_im(part(a, "re"), part(b, "im"));
+            body_ +=
+                fmt::format("    {0} = fma({1}, {2}, {0});\n", im, part(a, "im"), part(b, "re"));
+        } else if (is_complex(a)) {
+            into_im(part(a, "im"), part(b, "re"));
+        } else if (is_complex(b)) {
+            into_im(part(a, "re"), part(b, "im"));
+        }
+    }
+    declare(index, im.empty() ? re : fmt::format("mk_{}({}, {})", type.suffix, re, im));
 }
 
 // Binary powering unrolled for the constant exponent, first factor taken as is.

@@ -1,3 +1,6 @@
+#include <cmath>
+#include <type_traits>
+
 #include "execute.hpp"
 
 namespace laddu::interp::detail {
@@ -71,47 +74,60 @@ void mul_n(std::span<const Lanes<T>> in, OutLanes<T> out, std::size_t n) noexcep
     }
 }
 
-// How a dot term enters the accumulator.
+// How a dot term enters the accumulator: the first term is the kMul product; later ones are
+// fused into the parts that exist (kIntoReal: re only, im starts with this term).
 enum class Accumulate : unsigned char { kFirst, kIntoReal, kIntoComplex };
 
-// The term a_k · b_k by the kMul formula of its operand kinds.
-template <typename T, bool AC, bool BC>
-inline Cx<T> dot_term(const Lanes<T>& a, const Lanes<T>& b, std::size_t i) noexcept {
-    if constexpr (!AC && !BC) {
-        return {a.re[i] * b.re[i], T(0)};
-    } else if constexpr (!AC) {
-        return {a.re[i] * b.re[i], a.re[i] * b.im[i]};
-    } else if constexpr (!BC) {
-        return {a.re[i] * b.re[i], a.im[i] * b.re[i]};
-    } else {
-        return cx_mul(Cx<T>{a.re[i], a.im[i]}, Cx<T>{b.re[i], b.im[i]});
-    }
-}
-
+// docs/ir.md's kDot: term 0 by the kMul formula of its kinds; each later real product p·q enters
+// its part as fma(±p, q, part), re's ar·br before −ai·bi and im's ar·bi before ai·br; a part
+// the accumulator does not have yet starts from the plain product of its first factor pair.
+// std::fma is correctly rounded, so every clone below (and the JIT's llvm.fma, OpenCL's fma)
+// gives the same bits; only the default clone pays for a library call.
 template <typename T, bool AC, bool BC, Accumulate kMode>
-void dot_step(Lanes<T> a, Lanes<T> b, OutLanes<T> out, std::size_t n) noexcept {
-    constexpr bool kTermComplex = AC || BC;
+[[gnu::always_inline]] inline void dot_step(Lanes<T> a, Lanes<T> b, OutLanes<T> out,
+                                            std::size_t n) noexcept {
     T* __restrict re = out.re;
     T* __restrict im = out.im;
+    const T* __restrict ar = a.re;
+    const T* __restrict ai = a.im;
+    const T* __restrict br = b.re;
+    const T* __restrict bi = b.im;
     for (std::size_t i = 0; i < n; ++i) {
-        const Cx<T> t = dot_term<T, AC, BC>(a, b, i);
         if constexpr (kMode == Accumulate::kFirst) {
-            re[i] = t.re;
-        } else {
-            re[i] += t.re;
-        }
-        if constexpr (kTermComplex) {
-            if constexpr (kMode == Accumulate::kIntoComplex) {
-                im[i] += t.im;
-            } else {
+            if constexpr (AC && BC) {
+                const Cx<T> t = cx_mul(Cx<T>{ar[i], ai[i]}, Cx<T>{br[i], bi[i]});
+                re[i] = t.re;
                 im[i] = t.im;
+            } else if constexpr (AC) {
+                re[i] = ar[i] * br[i];
+                im[i] = ai[i] * br[i];
+            } else if constexpr (BC) {
+                re[i] = ar[i] * br[i];
+                im[i] = ar[i] * bi[i];
+            } else {
+                re[i] = ar[i] * br[i];
+            }
+        } else {
+            re[i] = std::fma(ar[i], br[i], re[i]);
+            if constexpr (AC && BC) {
+                re[i] = std::fma(-ai[i], bi[i], re[i]);
+                const T first = kMode == Accumulate::kIntoComplex ? std::fma(ar[i], bi[i], im[i])
+                                                                  : ar[i] * bi[i];
+                im[i] = std::fma(ai[i], br[i], first);
+            } else if constexpr (AC) {
+                im[i] = kMode == Accumulate::kIntoComplex ? std::fma(ai[i], br[i], im[i])
+                                                          : ai[i] * br[i];
+            } else if constexpr (BC) {
+                im[i] = kMode == Accumulate::kIntoComplex ? std::fma(ar[i], bi[i], im[i])
+                                                          : ar[i] * bi[i];
             }
         }
     }
 }
 
 template <typename T, Accumulate kMode>
-void dot_dispatch(Lanes<T> a, Lanes<T> b, OutLanes<T> out, std::size_t n) noexcept {
+[[gnu::always_inline]] inline void dot_dispatch(Lanes<T> a, Lanes<T> b, OutLanes<T> out,
+                                                std::size_t n) noexcept {
     if (a.is_complex()) {
         if (b.is_complex()) {
             dot_step<T, true, true, kMode>(a, b, out, n);
@@ -126,8 +142,8 @@ void dot_dispatch(Lanes<T> a, Lanes<T> b, OutLanes<T> out, std::size_t n) noexce
 }
 
 template <typename T>
-void dot(std::uint32_t pairs, std::span<const Lanes<T>> in, OutLanes<T> out,
-         std::size_t n) noexcept {
+[[gnu::always_inline]] inline void dot_body(std::uint32_t pairs, std::span<const Lanes<T>> in,
+                                            OutLanes<T> out, std::size_t n) noexcept {
     bool acc_complex = false;
     for (std::size_t k = 0; k < pairs; ++k) {
         const Lanes<T>& a = in[k];
@@ -143,6 +159,24 @@ void dot(std::uint32_t pairs, std::span<const Lanes<T>> in, OutLanes<T> out,
     }
 }
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// One copy per x86-64 level, so that std::fma is an instruction where the CPU has one.
+#define LADDU_FMA_CLONES                                                                           \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define LADDU_FMA_CLONES
+#endif
+
+LADDU_FMA_CLONES void dot_f64(std::uint32_t pairs, std::span<const Lanes<double>> in,
+                              OutLanes<double> out, std::size_t n) noexcept {
+    dot_body<double>(pairs, in, out, n);
+}
+
+LADDU_FMA_CLONES void dot_f32(std::uint32_t pairs, std::span<const Lanes<float>> in,
+                              OutLanes<float> out, std::size_t n) noexcept {
+    dot_body<float>(pairs, in, out, n);
+}
+
 }  // namespace
 
 template <typename T>
@@ -156,7 +190,11 @@ void execute_nary(OpCode op, std::uint32_t attr, std::span<const Lanes<T>> in, O
         mul_n(in, out, n);
         break;
     case OpCode::kDot:
-        dot(attr, in, out, n);
+        if constexpr (std::is_same_v<T, double>) {
+            dot_f64(attr, in, out, n);
+        } else {
+            dot_f32(attr, in, out, n);
+        }
         break;
     default:
         break;

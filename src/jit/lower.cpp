@@ -566,13 +566,33 @@ Value Lowerer::pow_i(const Value& a, std::int32_t n) {
     return result;
 }
 
+// docs/ir.md's kDot, as the interpreter's dot_step: term 0 by the kMul formula, every later
+// real product fused into its part (llvm.fma, correctly rounded like std::fma); a part the
+// accumulator lacks starts from a plain product.
 Value Lowerer::dot(std::span<const ir::ValueId> operands, std::uint32_t n) {
     auto at = [&](std::size_t k) -> const Value& {
         return use(operands[k]);
     };
+    auto fma = [&](llvm::Value* p, llvm::Value* q, llvm::Value* part) -> llvm::Value* {
+        return b_.CreateIntrinsic(llvm::Intrinsic::fma, {p->getType()}, {p, q, part});
+    };
+    // im's next contribution p·q: fused into im when the accumulator has one.
+    auto into_im = [&](llvm::Value* im, llvm::Value* p, llvm::Value* q) -> llvm::Value* {
+        return im != nullptr ? fma(p, q, im) : b_.CreateFMul(p, q);
+    };
     Value acc = mul(at(0), at(n));
     for (std::size_t k = 1; k < n; ++k) {
-        acc = add(acc, mul(at(k), at(n + k)));
+        const Value& a = at(k);
+        const Value& b = at(n + k);
+        acc.re = fma(a.re, b.re, acc.re);
+        if (a.is_complex() && b.is_complex()) {
+            acc.re = fma(b_.CreateFNeg(a.im), b.im, acc.re);
+            acc.im = fma(a.im, b.re, into_im(acc.im, a.re, b.im));
+        } else if (a.is_complex()) {
+            acc.im = into_im(acc.im, a.im, b.re);
+        } else if (b.is_complex()) {
+            acc.im = into_im(acc.im, a.re, b.im);
+        }
     }
     return acc;
 }

@@ -258,15 +258,33 @@ RefValue evaluate(const ir::Instruction& inst, std::span<const RefValue* const> 
     }
     case OpCode::kDot: {
         const std::size_t n = inst.attr;
-        C acc = Step<T>::mul(s.z(0), s.real(0), s.z(n), s.real(n));
+        // Term 0 by the kMul formula; each later real product fused into its part, a part
+        // the accumulator lacks starting from a plain product (docs/ir.md).
+        const C first = Step<T>::mul(s.z(0), s.real(0), s.z(n), s.real(n));
         bool acc_real = s.real(0) && s.real(n);
+        T re = first.real();
+        T im = first.imag();
+        auto into_im = [&](T p, T q) {
+            im = acc_real ? p * q : std::fma(p, q, im);
+        };
         for (std::size_t k = 1; k < n; ++k) {
-            const C term = Step<T>::mul(s.z(k), s.real(k), s.z(n + k), s.real(n + k));
-            const bool term_real = s.real(k) && s.real(n + k);
-            acc = Step<T>::add(acc, acc_real, term, term_real);
-            acc_real = acc_real && term_real;
+            const C a = s.z(k);
+            const C b = s.z(n + k);
+            const bool a_complex = !s.real(k);
+            const bool b_complex = !s.real(n + k);
+            re = std::fma(a.real(), b.real(), re);
+            if (a_complex && b_complex) {
+                re = std::fma(-a.imag(), b.imag(), re);
+                into_im(a.real(), b.imag());
+                im = std::fma(a.imag(), b.real(), im);
+            } else if (a_complex) {
+                into_im(a.imag(), b.real());
+            } else if (b_complex) {
+                into_im(a.real(), b.imag());
+            }
+            acc_real = acc_real && !a_complex && !b_complex;
         }
-        set(acc);
+        set(C{re, acc_real ? T(0) : im});
         break;
     }
     case OpCode::kSolve: {

@@ -1,0 +1,110 @@
+#include <vector>
+
+#include <laddu/ir/builder.hpp>
+#include <laddu/ir/fuse_dots.hpp>
+
+namespace laddu::ir {
+
+namespace {
+
+bool is_product(const Instruction& inst) noexcept {
+    return inst.op == OpCode::kMul || (inst.op == OpCode::kMulN && inst.count >= 2);
+}
+
+}  // namespace
+
+Program fuse_dots(const Program& program) {
+    const std::size_t size = program.instructions.size();
+    std::vector<std::uint32_t> uses(size, 0);
+    for (const ValueId id : program.operands) {
+        ++uses[to_index(id)];
+    }
+    for (const ValueId id : program.outputs) {
+        ++uses[to_index(id)];
+    }
+    // A product is absorbed into the one sum that uses it; a sum is fused when it absorbs one.
+    auto absorbable = [&](ValueId id) {
+        return uses[to_index(id)] == 1 && is_product(program.at(id));
+    };
+    std::vector<bool> absorbed(size, false);
+    std::vector<bool> fused(size, false);
+    for (std::size_t i = 0; i < size; ++i) {
+        const Instruction& inst = program.instructions[i];
+        if (inst.op != OpCode::kAddN) {
+            continue;
+        }
+        for (const ValueId operand : program.operands_of(inst)) {
+            if (absorbable(operand)) {
+                absorbed[to_index(operand)] = true;
+                fused[i] = true;
+            }
+        }
+    }
+
+    Builder b;
+    for (const InputSlot& slot : program.inputs) {
+        b.add_input(slot.name, slot.kind);
+    }
+    std::vector<ValueId> mapped(size);
+    std::vector<ValueId> operands;
+    auto map = [&](ValueId id) {
+        return mapped[to_index(id)];
+    };
+    ValueId one{};
+    bool have_one = false;
+    for (std::size_t i = 0; i < size; ++i) {
+        const Instruction& inst = program.instructions[i];
+        if (absorbed[i]) {
+            continue;
+        }
+        if (inst.op == OpCode::kConstReal) {
+            mapped[i] = b.const_real(inst.re);
+            continue;
+        }
+        if (inst.op == OpCode::kConstComplex) {
+            mapped[i] = b.const_complex(inst.re, inst.im);
+            continue;
+        }
+        if (fused[i]) {
+            std::vector<ValueId> left;
+            std::vector<ValueId> right;
+            for (const ValueId term : program.operands_of(inst)) {
+                if (!absorbed[to_index(term)]) {
+                    if (!have_one) {
+                        one = b.const_real(1.0);
+                        have_one = true;
+                    }
+                    left.push_back(map(term));
+                    right.push_back(one);
+                    continue;
+                }
+                const auto factors = program.operands_of(term);
+                if (factors.size() == 2) {
+                    left.push_back(map(factors[0]));
+                } else {
+                    operands.clear();
+                    for (std::size_t f = 0; f + 1 < factors.size(); ++f) {
+                        operands.push_back(map(factors[f]));
+                    }
+                    left.push_back(b.mul_n(operands));
+                }
+                right.push_back(map(factors.back()));
+            }
+            mapped[i] = b.dot(left, right);
+            continue;
+        }
+        operands.clear();
+        for (const ValueId operand : program.operands_of(inst)) {
+            operands.push_back(map(operand));
+        }
+        mapped[i] = b.emit(inst.op, inst.attr, operands);
+    }
+    for (std::size_t o = 0; o < program.outputs.size(); ++o) {
+        b.add_output(map(program.outputs[o]),
+                     program.output_names.empty() ? std::string() : program.output_names[o]);
+    }
+    b.set_parameter_count(program.parameter_count);
+    return b.finish();
+}
+
+}  // namespace laddu::ir

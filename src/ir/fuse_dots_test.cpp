@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include <laddu/ir/builder.hpp>
+#include <laddu/ir/fuse_dots.hpp>
+
+namespace laddu::ir {
+namespace {
+
+std::size_t count(const Program& p, OpCode op) {
+    std::size_t n = 0;
+    for (const Instruction& inst : p.instructions) {
+        n += inst.op == op ? 1 : 0;
+    }
+    return n;
+}
+
+const Instruction& output(const Program& p, std::size_t o = 0) {
+    return p.at(p.outputs[o]);
+}
+
+TEST(FuseDots, ASumOfCouplingProductsBecomesOneDotInTermOrder) {
+    Builder b;
+    const auto x0 = b.load(b.add_input("x0", ValueKind::kComplex));
+    const auto x1 = b.load(b.add_input("x1", ValueKind::kComplex));
+    const auto r = b.load(b.add_input("r", ValueKind::kReal));
+    const ValueId c0 = b.complex(b.param(0), b.param(1));
+    const ValueId c1 = b.complex(b.param(2), b.param(3));
+    const std::vector<ValueId> p0{c0, x0};
+    const std::vector<ValueId> terms{b.mul_n(p0), b.binary(OpCode::kMul, c1, x1), r};
+    b.add_output(b.add_n(terms), "sum");
+    const Program fused = fuse_dots(b.finish());
+
+    EXPECT_EQ(count(fused, OpCode::kAddN), 0U);
+    EXPECT_EQ(count(fused, OpCode::kMul) + count(fused, OpCode::kMulN), 0U);
+    const Instruction& dot = output(fused);
+    ASSERT_EQ(dot.op, OpCode::kDot);
+    ASSERT_EQ(dot.attr, 3U);
+    const auto ops = fused.operands_of(dot);
+    EXPECT_EQ(fused.at(ops[0]).op, OpCode::kComplex);  // c0 · x0
+    EXPECT_EQ(fused.at(ops[3]).op, OpCode::kLoad);
+    EXPECT_EQ(fused.at(ops[2]).op, OpCode::kLoad);  // r · 1
+    EXPECT_EQ(fused.at(ops[5]).op, OpCode::kConstReal);
+    EXPECT_EQ(fused.at(ops[5]).re, 1.0);
+    EXPECT_EQ(fused.output_names, std::vector<std::string>{"sum"});
+    EXPECT_EQ(fused.parameter_count, 4U);
+    EXPECT_EQ(fused.inputs.size(), 3U);
+}
+
+TEST(FuseDots, ALongProductKeepsItsFoldAndFusesItsLastFactor) {
+    Builder b;
+    const auto x = b.load(b.add_input("x", ValueKind::kReal));
+    const auto y = b.load(b.add_input("y", ValueKind::kReal));
+    const std::vector<ValueId> factors{b.param(0), x, y};
+    const std::vector<ValueId> terms{b.mul_n(factors), x};
+    b.add_output(b.add_n(terms));
+    const Program fused = fuse_dots(b.finish());
+
+    const Instruction& dot = output(fused);
+    ASSERT_EQ(dot.op, OpCode::kDot);
+    const auto ops = fused.operands_of(dot);
+    const Instruction& head = fused.at(ops[0]);
+    ASSERT_EQ(head.op, OpCode::kMulN);  // param0 · x, then fused with y
+    EXPECT_EQ(head.count, 2U);
+    EXPECT_EQ(fused.at(ops[2]).op, OpCode::kLoad);
+    EXPECT_EQ(fused.at(ops[2]).attr, 1U);
+}
+
+TEST(FuseDots, AProductUsedElsewhereIsNotAbsorbed) {
+    Builder b;
+    const auto x = b.load(b.add_input("x", ValueKind::kReal));
+    const auto y = b.load(b.add_input("y", ValueKind::kReal));
+    const ValueId shared = b.binary(OpCode::kMul, x, y);
+    const std::vector<ValueId> terms{shared, x};
+    b.add_output(b.add_n(terms));
+    b.add_output(shared);
+    const Program fused = fuse_dots(b.finish());
+
+    EXPECT_EQ(output(fused).op, OpCode::kAddN);
+    EXPECT_EQ(output(fused, 1).op, OpCode::kMul);
+}
+
+TEST(FuseDots, ASumWithoutProductsIsUnchanged) {
+    Builder b;
+    const auto x = b.load(b.add_input("x", ValueKind::kComplex));
+    const std::vector<ValueId> terms{x, b.param(0), b.const_real(2.5)};
+    b.add_output(b.add_n(terms));
+    const Program program = b.finish();
+    const Program fused = fuse_dots(program);
+    EXPECT_EQ(fused.instructions, program.instructions);
+    EXPECT_EQ(fused.operands, program.operands);
+}
+
+}  // namespace
+}  // namespace laddu::ir
