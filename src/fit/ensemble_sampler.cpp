@@ -105,24 +105,8 @@ double stretch_proposal(const std::vector<std::vector<double>>& walkers, std::si
 // returns its log Jacobian, 0.
 double walk_proposal(const std::vector<std::vector<double>>& walkers, std::size_t k, Random& random,
                      std::vector<double>& mean, std::vector<double>& proposal) {
-    const std::size_t n = walkers.size();
-    std::fill(mean.begin(), mean.end(), 0.0);
-    for (std::size_t j = 0; j < n; ++j) {
-        if (j != k) {
-            for (std::size_t d = 0; d < mean.size(); ++d) {
-                mean[d] += walkers[j][d] / static_cast<double>(n - 1);
-            }
-        }
-    }
     proposal = walkers[k];
-    for (std::size_t j = 0; j < n; ++j) {
-        if (j != k) {
-            const double g = random.normal();
-            for (std::size_t d = 0; d < mean.size(); ++d) {
-                proposal[d] += g * (walkers[j][d] - mean[d]);
-            }
-        }
-    }
+    detail::add_walk_direction(walkers, k, random, mean, proposal);
     return 0.0;
 }
 

@@ -118,24 +118,8 @@ private:
     }
 
     void gaussian(const Walkers& snapshot, std::size_t k, double factor, Random& random) {
-        const std::size_t n = snapshot.size();
-        std::fill(mean_.begin(), mean_.end(), 0.0);
-        for (std::size_t j = 0; j < n; ++j) {
-            if (j != k) {
-                for (std::size_t d = 0; d < eta.size(); ++d) {
-                    mean_[d] += snapshot[j][d] / static_cast<double>(n - 1);
-                }
-            }
-        }
         std::fill(eta.begin(), eta.end(), 0.0);
-        for (std::size_t j = 0; j < n; ++j) {
-            if (j != k) {
-                const double g = random.normal();
-                for (std::size_t d = 0; d < eta.size(); ++d) {
-                    eta[d] += g * (snapshot[j][d] - mean_[d]);
-                }
-            }
-        }
+        detail::add_walk_direction(snapshot, k, random, mean_, eta);
         for (double& e : eta) {
             e *= factor;
         }

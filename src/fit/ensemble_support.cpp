@@ -56,6 +56,27 @@ double checked(double value, std::span<const double> x) {
     return value;
 }
 
+void add_walk_direction(const std::vector<std::vector<double>>& walkers, std::size_t k,
+                        SplitMix64& random, std::vector<double>& mean, std::span<double> out) {
+    const std::size_t n = walkers.size();
+    std::fill(mean.begin(), mean.end(), 0.0);
+    for (std::size_t j = 0; j < n; ++j) {
+        if (j != k) {
+            for (std::size_t d = 0; d < mean.size(); ++d) {
+                mean[d] += walkers[j][d] / static_cast<double>(n - 1);
+            }
+        }
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        if (j != k) {
+            const double g = random.normal();
+            for (std::size_t d = 0; d < mean.size(); ++d) {
+                out[d] += g * (walkers[j][d] - mean[d]);
+            }
+        }
+    }
+}
+
 std::vector<double> evaluate_all(const LogDensity& log_density,
                                  const std::vector<std::vector<double>>& points,
                                  std::size_t threads, McmcChain& result) {

@@ -43,6 +43,12 @@ std::vector<double> evaluate_all(const LogDensity& log_density,
                                  const std::vector<std::vector<double>>& points,
                                  std::size_t threads, McmcChain& result);
 
+/// Adds Σ_{j≠k} g_j (X_j − X̄) to `out`: X̄ the mean of the walkers other than k, the g_j
+/// standard normal draws in j order (Goodman & Weare's walk move; the ensemble slice sampler's
+/// Gaussian direction). `mean` is scratch holding the dimension's values.
+void add_walk_direction(const std::vector<std::vector<double>>& walkers, std::size_t k,
+                        SplitMix64& random, std::vector<double>& mean, std::span<double> out);
+
 /// The log density of every walker (evaluate_all); ModelError for one that is not finite (a
 /// walker outside the bounds).
 std::vector<double> initial_log_densities(const LogDensity& log_density,
