@@ -7,8 +7,8 @@
 # tools/check_layering.py checks the #include lines against it. TESTS are the *_test.cpp files
 # beside the code; they build into one GoogleTest executable laddu_<stage>_test. OPTIONAL_DEPS are
 # stages that may not be built (jit without LLVM): each one that exists is linked privately and
-# LADDU_HAVE_<STAGE>=1 is defined for this stage's sources (0 otherwise), so exactly one place
-# can choose at compile time.
+# LADDU_HAVE_<STAGE>=1 is defined for this stage's sources and tests (0 otherwise), so exactly one
+# place can choose at compile time.
 set(LADDU_STAGES "" CACHE INTERNAL "All stage targets, bottom-up")
 
 function(laddu_add_stage)
@@ -25,16 +25,18 @@ function(laddu_add_stage)
         list(APPEND dep_targets laddu_${dep})
     endforeach()
     target_link_libraries(${target} PUBLIC ${dep_targets} ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_PRIVATE_LIBS})
+    set(have_definitions "")
     foreach(dep IN LISTS ARG_OPTIONAL_DEPS)
         string(TOUPPER ${dep} upper)
         if(TARGET laddu_${dep})
             # PUBLIC for static libraries: consumers must link the optional stage too.
             target_link_libraries(${target} PUBLIC laddu_${dep})
-            target_compile_definitions(${target} PRIVATE LADDU_HAVE_${upper}=1)
+            list(APPEND have_definitions LADDU_HAVE_${upper}=1)
         else()
-            target_compile_definitions(${target} PRIVATE LADDU_HAVE_${upper}=0)
+            list(APPEND have_definitions LADDU_HAVE_${upper}=0)
         endif()
     endforeach()
+    target_compile_definitions(${target} PRIVATE ${have_definitions})
     laddu_apply_warnings(${target})
     laddu_apply_sanitizers(${target})
     set(LADDU_STAGE_DEPS_${ARG_NAME} "${ARG_DEPS}" CACHE INTERNAL "")
@@ -49,6 +51,8 @@ function(laddu_add_stage)
         target_include_directories(${test_target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
         target_link_libraries(${test_target} PRIVATE ${target} ${ARG_PRIVATE_LIBS} ${ARG_TEST_LIBS}
             GTest::gtest GTest::gtest_main)
+        # The stage's own tests see the same LADDU_HAVE_<STAGE> as its sources.
+        target_compile_definitions(${test_target} PRIVATE ${have_definitions})
         laddu_apply_warnings(${test_target})
         laddu_apply_sanitizers(${test_target})
         gtest_discover_tests(${test_target} DISCOVERY_MODE PRE_TEST

@@ -67,6 +67,16 @@ double log_positive(double x) noexcept {
     return log_of(x);
 }
 
+LADDU_LOG_CLONES void log_positive_f32(std::span<const double> x, std::span<double> out) noexcept {
+    const double* in = x.data();
+    double* to = out.data();
+    const std::size_t n = x.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto narrow = static_cast<double>(static_cast<float>(in[i]));
+        to[i] = static_cast<double>(static_cast<float>(log_of(narrow)));
+    }
+}
+
 LADDU_LOG_CLONES void log_positive(std::span<const double> x, std::span<double> out) noexcept {
     const double* in = x.data();
     double* to = out.data();

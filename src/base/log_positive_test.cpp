@@ -103,5 +103,47 @@ TEST(LogPositive, BlocksGiveTheScalarBits) {
     }
 }
 
+// The f32 log against the long double log rounded to float (x87's 64-bit mantissa: an
+// independent, more precise reference) and against libm's logf, over floats spread over the
+// whole range (subnormals included) and dense near 1.
+TEST(LogPositiveF32, IsTheRoundedLongDoubleLogAlmostAlwaysAndWithinOneUlpOfLogf) {
+    std::mt19937_64 random(79);
+    std::uniform_real_distribution<double> exponent(-103.0, 88.0);
+    std::uniform_real_distribution<double> near_one(0.9, 1.1);
+    std::vector<double> xs;
+    for (int i = 0; i < 20000; ++i) {
+        xs.push_back(static_cast<double>(static_cast<float>(std::exp(exponent(random)))));
+        xs.push_back(static_cast<double>(static_cast<float>(near_one(random))));
+    }
+    xs.push_back(static_cast<double>(std::numeric_limits<float>::denorm_min()));
+    xs.push_back(static_cast<double>(std::numeric_limits<float>::max()));
+    xs.push_back(1.0);
+    xs.push_back(2.0);
+    std::vector<double> got(xs.size());
+    log_positive_f32(xs, got);
+    std::size_t rounded = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const auto x = static_cast<float>(xs[i]);
+        const auto g = static_cast<float>(got[i]);
+        ASSERT_EQ(static_cast<double>(g), got[i]) << "a float widened";
+        const auto want = static_cast<float>(std::log(static_cast<long double>(x)));
+        const float libm = std::log(x);
+        auto float_ulps = [](float a, float b) {
+            const auto ia = std::bit_cast<std::int32_t>(a);
+            const auto ib = std::bit_cast<std::int32_t>(b);
+            return ia > ib ? ia - ib : ib - ia;
+        };
+        ASSERT_LE(float_ulps(g, want), 1) << "x = " << x << ": " << g << " vs " << want;
+        ASSERT_LE(float_ulps(g, libm), 1) << "x = " << x << ": " << g << " vs logf " << libm;
+        rounded += g == want ? 1U : 0U;
+    }
+    EXPECT_GT(static_cast<double>(rounded), 0.9999 * static_cast<double>(xs.size()));
+    // A double that is not a float is rounded to float first.
+    const double between = 1.0 + std::ldexp(1.0, -30);
+    std::vector<double> one(1);
+    log_positive_f32(std::span<const double>(&between, 1), one);
+    EXPECT_EQ(one[0], 0.0);
+}
+
 }  // namespace
 }  // namespace laddu

@@ -1,7 +1,5 @@
-// The OpenCL side of the gpu stage: device discovery, one context and in-order queue per device,
-// the kernel cache, resident input columns and Kernel::run. This file and nothing else in
-// laddu-cpp includes the OpenCL headers.
-#define CL_TARGET_OPENCL_VERSION 120
+// Kernels on their devices: the kernel cache, resident input columns, Kernel::run and
+// Kernel::reduce. With registry.cpp (the devices) the only code that includes the OpenCL headers.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -15,245 +13,20 @@
 
 #include <fmt/format.h>
 
+#include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/gpu/gpu.hpp>
 #include <laddu/ir/hash.hpp>
 #include <laddu/ir/validate.hpp>
 
 #include "lower.hpp"
-#include <CL/cl.h>
+#include "registry.hpp"
 
 namespace laddu::gpu {
 
 namespace detail {
 
 namespace {
-
-// The loader's "no platform" (cl_khr_icd's CL_PLATFORM_NOT_FOUND_KHR).
-constexpr cl_int kPlatformNotFound = -1001;
-
-std::string cl_error_name(cl_int code) {
-    switch (code) {
-    case CL_OUT_OF_RESOURCES:
-        return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY:
-        return "CL_OUT_OF_HOST_MEMORY";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
-        return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_INVALID_BUFFER_SIZE:
-        return "CL_INVALID_BUFFER_SIZE";
-    case CL_INVALID_WORK_GROUP_SIZE:
-        return "CL_INVALID_WORK_GROUP_SIZE";
-    case CL_BUILD_PROGRAM_FAILURE:
-        return "CL_BUILD_PROGRAM_FAILURE";
-    default:
-        return fmt::format("OpenCL error {}", code);
-    }
-}
-
-bool is_out_of_memory(cl_int code) {
-    return code == CL_OUT_OF_RESOURCES || code == CL_OUT_OF_HOST_MEMORY ||
-           code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_INVALID_BUFFER_SIZE;
-}
-
-std::string device_string(cl_device_id id, cl_device_info what) {
-    std::size_t size = 0;
-    if (clGetDeviceInfo(id, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) {
-        return {};
-    }
-    std::string text(size, '\0');
-    clGetDeviceInfo(id, what, size, text.data(), nullptr);
-    while (!text.empty() && text.back() == '\0') {
-        text.pop_back();
-    }
-    return text;
-}
-
-template <typename T>
-T device_value(cl_device_id id, cl_device_info what) {
-    T value{};
-    clGetDeviceInfo(id, what, sizeof(T), &value, nullptr);
-    return value;
-}
-
-// Thrown by the pieces of Kernel::run when the device is out of memory (the run evicts the
-// resident columns and tries once more).
-struct OutOfDeviceMemory : std::runtime_error {
-    OutOfDeviceMemory(cl_int error, const std::string& doing)
-        : std::runtime_error(doing), code(error) {}
-
-    cl_int code;
-};
-
-void check(cl_int code, const char* what) {
-    if (code == CL_SUCCESS) {
-        return;
-    }
-    if (is_out_of_memory(code)) {
-        throw OutOfDeviceMemory(code, what);
-    }
-    throw BackendError(fmt::format("gpu: {} failed: {}", what, cl_error_name(code)));
-}
-
-// An input column copied to the device, valid while its host memory holds the same values.
-struct Resident {
-    cl_mem buffer = nullptr;
-    std::size_t bytes = 0;
-    std::uint64_t fingerprint = 0;
-    std::uint64_t last_use = 0;
-};
-
-// (host address, element count, element size).
-using ColumnKey = std::tuple<const void*, std::size_t, std::size_t>;
-
-struct DeviceEntry {
-    cl_platform_id platform = nullptr;
-    cl_device_id id = nullptr;
-    DeviceInfo info;
-    bool correctly_rounded_f32 = false;
-
-    // Created on first use; guarded by `mutex` afterwards (the queue, the resident columns and
-    // every kernel's arguments and scratch buffers of this device).
-    std::once_flag opened;
-    cl_context context = nullptr;
-    cl_command_queue queue = nullptr;
-    cl_int open_error = CL_SUCCESS;
-    std::mutex mutex;
-    std::map<ColumnKey, Resident> columns;
-    std::size_t resident_bytes = 0;
-    std::uint64_t tick = 0;
-
-    void release_columns() {
-        for (auto& [key, column] : columns) {
-            clReleaseMemObject(column.buffer);
-        }
-        columns.clear();
-        resident_bytes = 0;
-    }
-};
-
-class Registry {
-public:
-    // Never destroyed: kernels cached until exit hold OpenCL objects of these devices, and
-    // releasing them from static destructors races the driver's own teardown.
-    static Registry& instance() {
-        static auto* registry = new Registry;
-        return *registry;
-    }
-
-    std::vector<DeviceEntry*> entries() {
-        std::vector<DeviceEntry*> all;
-        all.reserve(devices_.size());
-        for (auto& entry : devices_) {
-            all.push_back(entry.get());
-        }
-        return all;
-    }
-
-    // Device `index`, opened (context and queue made); BackendError naming the devices.
-    DeviceEntry& open(std::size_t index) {
-        if (index >= devices_.size()) {
-            throw BackendError(describe_missing(index));
-        }
-        DeviceEntry& entry = *devices_[index];
-        std::call_once(entry.opened, [&entry] {
-            cl_int error = CL_SUCCESS;
-            entry.context = clCreateContext(nullptr, 1, &entry.id, nullptr, nullptr, &error);
-            if (error == CL_SUCCESS) {
-                entry.queue = clCreateCommandQueue(entry.context, entry.id, 0, &error);
-            }
-            entry.open_error = error;
-        });
-        if (entry.open_error != CL_SUCCESS) {
-            throw BackendError(fmt::format("gpu: could not open OpenCL device {} ({}): {}", index,
-                                           entry.info.name, cl_error_name(entry.open_error)));
-        }
-        return entry;
-    }
-
-    std::string describe_missing(std::size_t index) const {
-        if (devices_.empty()) {
-            return fmt::format(
-                "gpu: no OpenCL device {}: no OpenCL platform is installed{}. Install the GPU "
-                "vendor's OpenCL driver (NVIDIA: nvidia-opencl-icd; AMD: the ROCm OpenCL "
-                "runtime; Intel: intel-opencl-icd), or pocl-opencl-icd to run on the CPU; "
-                "`clinfo -l` lists what the OpenCL loader finds",
-                index, platform_error_.empty() ? "" : " (" + platform_error_ + ")");
-        }
-        std::string list;
-        for (const auto& entry : devices_) {
-            list += fmt::format("{}{}: {} ({})", list.empty() ? "" : ", ", entry->info.index,
-                                entry->info.name, entry->info.platform);
-        }
-        return fmt::format("gpu: no OpenCL device {}: there {} {} device{}: {}; pass one of "
-                           "these indices (gpu::devices(), ld.gpu.devices())",
-                           index, devices_.size() == 1 ? "is" : "are", devices_.size(),
-                           devices_.size() == 1 ? "" : "s", list);
-    }
-
-    Registry(const Registry&) = delete;
-    Registry& operator=(const Registry&) = delete;
-    Registry(Registry&&) = delete;
-    Registry& operator=(Registry&&) = delete;
-
-private:
-    Registry() {
-        cl_uint platform_count = 0;
-        const cl_int status = clGetPlatformIDs(0, nullptr, &platform_count);
-        if (status != CL_SUCCESS || platform_count == 0) {
-            if (status != CL_SUCCESS && status != kPlatformNotFound) {
-                platform_error_ = cl_error_name(status);
-            }
-            return;
-        }
-        std::vector<cl_platform_id> platforms(platform_count);
-        clGetPlatformIDs(platform_count, platforms.data(), nullptr);
-        for (cl_platform_id platform : platforms) {
-            std::size_t size = 0;
-            clGetPlatformInfo(platform, CL_PLATFORM_NAME, 0, nullptr, &size);
-            std::string platform_name(size, '\0');
-            clGetPlatformInfo(platform, CL_PLATFORM_NAME, size, platform_name.data(), nullptr);
-            while (!platform_name.empty() && platform_name.back() == '\0') {
-                platform_name.pop_back();
-            }
-            cl_uint count = 0;
-            if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS ||
-                count == 0) {
-                continue;
-            }
-            std::vector<cl_device_id> ids(count);
-            clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr);
-            for (cl_device_id id : ids) {
-                auto entry = std::make_unique<DeviceEntry>();
-                entry->platform = platform;
-                entry->id = id;
-                DeviceInfo& info = entry->info;
-                info.index = devices_.size();
-                info.name = device_string(id, CL_DEVICE_NAME);
-                info.vendor = device_string(id, CL_DEVICE_VENDOR);
-                info.platform = platform_name;
-                info.version = device_string(id, CL_DEVICE_VERSION);
-                info.global_memory = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
-                info.max_allocation = device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
-                info.vendor_id = device_value<cl_uint>(id, CL_DEVICE_VENDOR_ID);
-                info.max_work_group_size =
-                    device_value<std::size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
-                info.fp64 = device_value<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
-                info.is_gpu =
-                    (device_value<cl_device_type>(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
-                entry->correctly_rounded_f32 =
-                    (device_value<cl_device_fp_config>(id, CL_DEVICE_SINGLE_FP_CONFIG) &
-                     CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
-                devices_.push_back(std::move(entry));
-            }
-        }
-    }
-
-    ~Registry() = default;  // the driver frees its objects at exit; releasing them here races it
-
-    std::vector<std::unique_ptr<DeviceEntry>> devices_;
-    std::string platform_error_;
-};
 
 // A 64-bit fingerprint of a column: its length and up to 65 values spread over it. It tells a
 // column apart from another one later allocated at the same address (a streaming window's
@@ -285,6 +58,7 @@ struct KernelState {
     cl_program cl_prog = nullptr;
     cl_kernel cl_invariants = nullptr;
     cl_kernel cl_kern = nullptr;
+    cl_kernel cl_reduce = nullptr;  // with fp64 only
     // Guarded by the device's mutex: the parameter, invariant and output buffers, reused across
     // runs.
     cl_mem params = nullptr;
@@ -293,6 +67,10 @@ struct KernelState {
     std::size_t invariants_bytes = 0;
     std::vector<cl_mem> outputs;
     std::size_t output_bytes = 0;
+    cl_mem lanes = nullptr;  // laddu_reduce's lane pairs and per-work-item failure flags
+    std::size_t lanes_bytes = 0;
+    cl_mem bad = nullptr;
+    std::size_t bad_bytes = 0;
 
     KernelState() = default;
     KernelState(const KernelState&) = delete;
@@ -304,12 +82,12 @@ struct KernelState {
         for (cl_mem m : outputs) {
             clReleaseMemObject(m);
         }
-        for (cl_mem m : {params, invariants}) {
+        for (cl_mem m : {params, invariants, lanes, bad}) {
             if (m != nullptr) {
                 clReleaseMemObject(m);
             }
         }
-        for (cl_kernel k : {cl_invariants, cl_kern}) {
+        for (cl_kernel k : {cl_invariants, cl_kern, cl_reduce}) {
             if (k != nullptr) {
                 clReleaseKernel(k);
             }
@@ -406,6 +184,21 @@ void set_arg(cl_kernel kernel, cl_uint index, const cl_mem& m) {
           "setting a kernel argument");
 }
 
+// Queues `kernel` on `items` work-items (rounded up to whole work-groups of `work_group_size`;
+// 0 lets the driver choose): every kernel returns early past its last item.
+void launch(DeviceEntry& device, cl_kernel kernel, std::size_t items, std::size_t work_group_size,
+            const char* what) {
+    std::size_t global = items;
+    const std::size_t* local = nullptr;
+    if (work_group_size > 0) {
+        global = (items + work_group_size - 1) / work_group_size * work_group_size;
+        local = &work_group_size;
+    }
+    check(clEnqueueNDRangeKernel(device.queue, kernel, 1, nullptr, &global, local, 0, nullptr,
+                                 nullptr),
+          what);
+}
+
 // Uploads the parameters (the only data sent on every call; at least one element: zero-sized
 // buffers are invalid) and queues the invariant kernel, which fills state.invariants.
 void launch_invariants(KernelState& state, DeviceEntry& device, std::span<const double> params) {
@@ -452,7 +245,8 @@ void ensure_outputs(KernelState& state, DeviceEntry& device, std::size_t count) 
     state.output_bytes = 0;
     for (cl_mem& m : state.outputs) {
         std::size_t have = 0;
-        ensure_buffer(device, m, have, bytes, CL_MEM_WRITE_ONLY, "allocating an output column");
+        // Read and written: laddu_reduce sums what laddu_kernel stores.
+        ensure_buffer(device, m, have, bytes, CL_MEM_READ_WRITE, "allocating an output column");
     }
     state.output_bytes = bytes;
 }
@@ -484,10 +278,11 @@ void read_outputs(const KernelState& state, DeviceEntry& device, std::size_t cou
     }
 }
 
-void run_locked(KernelState& state, DeviceEntry& device, std::span<const double> params,
-                const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
-                std::span<const ir::OutputColumn> out, std::size_t work_group_size,
-                std::size_t resident_budget) {
+// Queues the invariant kernel and the event kernel for events [begin, begin + count), whose
+// outputs stay in state.outputs.
+void enqueue_events(KernelState& state, DeviceEntry& device, std::span<const double> params,
+                    const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                    std::size_t work_group_size, std::size_t resident_budget) {
     const ir::Program& program = state.program;
     const bool float_inputs = state.precision == ir::Precision::kF32;
     launch_invariants(state, device, params);
@@ -512,17 +307,105 @@ void run_locked(KernelState& state, DeviceEntry& device, std::span<const double>
     const auto n = static_cast<cl_long>(count);
     check(clSetKernelArg(state.cl_kern, arg++, sizeof(cl_long), &first), "setting begin");
     check(clSetKernelArg(state.cl_kern, arg++, sizeof(cl_long), &n), "setting count");
+    launch(device, state.cl_kern, count, work_group_size, "launching the kernel");
+}
 
-    std::size_t global = count;
-    const std::size_t* local = nullptr;
-    if (work_group_size > 0) {
-        global = (count + work_group_size - 1) / work_group_size * work_group_size;
-        local = &work_group_size;
+// Queues laddu_reduce over the outputs enqueue_events left for `count` events from `begin`,
+// then reads its lanes into `lanes` and ORs its failure flags into `bad`, chunk by chunk.
+void reduce_outputs(KernelState& state, DeviceEntry& device, std::span<const double> weights,
+                    std::size_t begin, std::size_t count, const Reduction& reduction,
+                    std::span<double> lanes, std::span<std::uint8_t> bad,
+                    std::size_t work_group_size, std::size_t resident_budget) {
+    const std::size_t chunks = (count + reduction.chunk_events - 1) / reduction.chunk_events;
+    const std::size_t pair = 2 * kSumLanes;
+    cl_uint arg = 0;
+    for (const cl_mem& m : state.outputs) {
+        set_arg(state.cl_reduce, arg++, m);
     }
-    check(clEnqueueNDRangeKernel(device.queue, state.cl_kern, 1, nullptr, &global, local, 0,
-                                 nullptr, nullptr),
-          "launching the kernel");
-    read_outputs(state, device, count, out);
+    set_arg(
+        state.cl_reduce, arg++,
+        resident_column(device, weights.data(), nullptr, weights.size(), false, resident_budget));
+    const auto first = static_cast<cl_long>(begin);
+    const auto n = static_cast<cl_long>(count);
+    const auto chunk_events = static_cast<cl_long>(reduction.chunk_events);
+    const auto term = static_cast<cl_int>(reduction.term);
+    const auto sums = static_cast<cl_int>(reduction.sums);
+    check(clSetKernelArg(state.cl_reduce, arg++, sizeof(cl_long), &first), "setting begin");
+    check(clSetKernelArg(state.cl_reduce, arg++, sizeof(cl_long), &n), "setting count");
+    check(clSetKernelArg(state.cl_reduce, arg++, sizeof(cl_long), &chunk_events),
+          "setting the chunk size");
+    check(clSetKernelArg(state.cl_reduce, arg++, sizeof(cl_int), &term), "setting the term");
+    check(clSetKernelArg(state.cl_reduce, arg++, sizeof(cl_int), &sums), "setting the sums");
+    const std::size_t lane_doubles = chunks * reduction.sums * pair;
+    ensure_buffer(device, state.lanes, state.lanes_bytes, lane_doubles * sizeof(double),
+                  CL_MEM_WRITE_ONLY, "allocating the reduction lanes");
+    ensure_buffer(device, state.bad, state.bad_bytes, chunks * kSumLanes * sizeof(cl_int),
+                  CL_MEM_WRITE_ONLY, "allocating the reduction flags");
+    set_arg(state.cl_reduce, arg++, state.lanes);
+    set_arg(state.cl_reduce, arg++, state.bad);
+    launch(device, state.cl_reduce, chunks * kSumLanes, work_group_size, "launching the reduction");
+    check(clEnqueueReadBuffer(device.queue, state.lanes, CL_TRUE, 0, lane_doubles * sizeof(double),
+                              lanes.data(), 0, nullptr, nullptr),
+          "reading the reduction lanes");
+    std::vector<cl_int> flags(chunks * kSumLanes);
+    check(clEnqueueReadBuffer(device.queue, state.bad, CL_TRUE, 0, flags.size() * sizeof(cl_int),
+                              flags.data(), 0, nullptr, nullptr),
+          "reading the reduction flags");
+    for (std::size_t c = 0; c < chunks; ++c) {
+        bad[c] = static_cast<std::uint8_t>(
+            std::any_of(flags.begin() + static_cast<std::ptrdiff_t>(c * kSumLanes),
+                        flags.begin() + static_cast<std::ptrdiff_t>((c + 1) * kSumLanes),
+                        [](cl_int f) { return f != 0; }));
+    }
+}
+
+// The checks run() and reduce() share.
+void check_arguments(const ir::Program& program, ir::Precision precision,
+                     std::span<const double> params, const ir::ColumnView& inputs,
+                     std::size_t begin, std::size_t count) {
+    if (params.size() != program.parameter_count) {
+        throw EvaluationError(fmt::format("expected {} parameter values, got {}",
+                                          program.parameter_count, params.size()));
+    }
+    ir::check_inputs(program, precision, inputs);
+    if (begin + count > inputs.events) {
+        throw DataError(fmt::format("gpu: events [{}, {}) exceed the {} input events", begin,
+                                    begin + count, inputs.events));
+    }
+}
+
+// Runs fn(device) holding the device's lock; when the device runs out of memory, frees every
+// resident column (another program's may hold it) and tries once more, then gives up with a
+// BackendError that says what the columns need.
+template <typename Fn>
+void with_device(const KernelState& state, std::size_t events, Fn&& fn) {
+    DeviceEntry& device = Registry::instance().open(state.device);
+    const std::lock_guard<std::mutex> lock(device.mutex);
+    try {
+        fn(device);
+        return;
+    } catch (const OutOfDeviceMemory&) {
+        device.release_columns();
+        clFinish(device.queue);
+    }
+    try {
+        fn(device);
+    } catch (const OutOfDeviceMemory& oom) {
+        std::size_t columns = 0;
+        for (const ir::InputSlot& slot : state.program.inputs) {
+            columns += slot.kind == ir::ValueKind::kComplex ? 2U : 1U;
+        }
+        const std::size_t element =
+            state.precision == ir::Precision::kF32 ? sizeof(float) : sizeof(double);
+        constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+        throw BackendError(fmt::format(
+            "gpu: out of device memory on device {} ({}, {:.2f} GiB) while {} ({}): the "
+            "program's {} input columns of {} events need {:.2f} GiB; use precision f32 (half the "
+            "bytes), split the events across processes (MPI), or run on the CPU",
+            state.device, device.info.name, static_cast<double>(device.info.global_memory) / kGiB,
+            oom.what(), cl_error_name(oom.code), columns, events,
+            static_cast<double>(columns * events * element) / kGiB));
+    }
 }
 
 // Whether kernels for `device` use doubles: when it has them, unless LADDU_GPU_NO_FP64=1 asks to
@@ -596,6 +479,10 @@ std::shared_ptr<const Kernel> build(const ir::Program& program, ir::Precision pr
     check(error, "creating the invariant kernel");
     state->cl_kern = clCreateKernel(state->cl_prog, "laddu_kernel", &error);
     check(error, "creating the kernel");
+    if (state->fp64) {
+        state->cl_reduce = clCreateKernel(state->cl_prog, "laddu_reduce", &error);
+        check(error, "creating the reduction kernel");
+    }
     state->compile_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::make_shared<const Kernel>(std::move(state));
@@ -604,22 +491,6 @@ std::shared_ptr<const Kernel> build(const ir::Program& program, ir::Precision pr
 }  // namespace
 
 }  // namespace detail
-
-std::vector<DeviceInfo> devices() {
-    std::vector<DeviceInfo> all;
-    for (const detail::DeviceEntry* entry : detail::Registry::instance().entries()) {
-        all.push_back(entry->info);
-    }
-    return all;
-}
-
-DeviceInfo device(std::size_t index) {
-    const std::vector<detail::DeviceEntry*> all = detail::Registry::instance().entries();
-    if (index >= all.size()) {
-        throw BackendError(detail::Registry::instance().describe_missing(index));
-    }
-    return all[index]->info;
-}
 
 Kernel::Kernel(std::shared_ptr<detail::KernelState> state) : state_(std::move(state)) {}
 
@@ -646,53 +517,68 @@ double Kernel::compile_seconds() const noexcept {
 void Kernel::run(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
                  std::size_t count, std::span<const ir::OutputColumn> out,
                  std::size_t work_group_size, std::size_t resident_budget) const {
-    const ir::Program& program = state_->program;
-    if (params.size() != program.parameter_count) {
-        throw EvaluationError(fmt::format("expected {} parameter values, got {}",
-                                          program.parameter_count, params.size()));
-    }
-    ir::check_inputs(program, state_->precision, inputs);
-    if (out.size() != program.outputs.size()) {
+    detail::check_arguments(state_->program, state_->precision, params, inputs, begin, count);
+    if (out.size() != state_->program.outputs.size()) {
         throw DataError(fmt::format("gpu: {} output columns given for {} outputs", out.size(),
-                                    program.outputs.size()));
-    }
-    if (begin + count > inputs.events) {
-        throw DataError(fmt::format("gpu: events [{}, {}) exceed the {} input events", begin,
-                                    begin + count, inputs.events));
+                                    state_->program.outputs.size()));
     }
     if (count == 0) {
         return;
     }
-    detail::DeviceEntry& device = detail::Registry::instance().open(state_->device);
-    const std::lock_guard<std::mutex> lock(device.mutex);
-    try {
-        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size,
-                           resident_budget);
-        return;
-    } catch (const detail::OutOfDeviceMemory&) {
-        // Another program's columns may hold the memory: free them all and try once more.
-        device.release_columns();
-        clFinish(device.queue);
-    }
-    try {
-        detail::run_locked(*state_, device, params, inputs, begin, count, out, work_group_size,
-                           resident_budget);
-    } catch (const detail::OutOfDeviceMemory& oom) {
-        std::size_t columns = 0;
-        for (const ir::InputSlot& slot : program.inputs) {
-            columns += slot.kind == ir::ValueKind::kComplex ? 2U : 1U;
-        }
-        const std::size_t element =
-            state_->precision == ir::Precision::kF32 ? sizeof(float) : sizeof(double);
+    detail::with_device(*state_, inputs.events, [&](detail::DeviceEntry& device) {
+        detail::enqueue_events(*state_, device, params, inputs, begin, count, work_group_size,
+                               resident_budget);
+        detail::read_outputs(*state_, device, count, out);
+    });
+}
+
+bool Kernel::reduces() const noexcept {
+    return state_->cl_reduce != nullptr;
+}
+
+void Kernel::reduce(std::span<const double> params, const ir::ColumnView& inputs,
+                    std::span<const double> weights, std::size_t begin, std::size_t count,
+                    const Reduction& reduction, std::span<double> lanes,
+                    std::span<std::uint8_t> bad, std::size_t work_group_size,
+                    std::size_t resident_budget) const {
+    const ir::Program& program = state_->program;
+    detail::check_arguments(program, state_->precision, params, inputs, begin, count);
+    if (!reduces()) {
         throw BackendError(fmt::format(
-            "gpu: out of device memory on device {} ({}, {:.2f} GiB) while {} ({}): the "
-            "program's {} input columns of {} events need {:.2f} GiB; use precision f32 (half the "
-            "bytes), split the events across processes (MPI), or run on the CPU",
-            state_->device, device.info.name,
-            static_cast<double>(device.info.global_memory) / (1024.0 * 1024.0 * 1024.0), oom.what(),
-            detail::cl_error_name(oom.code), columns, inputs.events,
-            static_cast<double>(columns * inputs.events * element) / (1024.0 * 1024.0 * 1024.0)));
+            "gpu: device {} reduces on the device only with doubles (cl_khr_fp64); sum the "
+            "outputs of run() on the host instead",
+            state_->device));
     }
+    if (reduction.sums == 0 || reduction.sums > program.outputs.size()) {
+        throw DataError(fmt::format("gpu: a reduction sums between 1 and {} outputs, not {}",
+                                    program.outputs.size(), reduction.sums));
+    }
+    for (std::size_t j = 1; j < reduction.sums; ++j) {
+        if (program.at(program.outputs[j]).kind != ir::ValueKind::kReal) {
+            throw DataError(fmt::format(
+                "gpu: output {} is Complex; a reduction sums Real gradient outputs", j));
+        }
+    }
+    if (reduction.chunk_events == 0 || weights.size() != inputs.events) {
+        throw DataError(fmt::format("gpu: a reduction needs chunks of at least one event and one "
+                                    "weight per input event ({} weights for {} events)",
+                                    weights.size(), inputs.events));
+    }
+    const std::size_t chunks = (count + reduction.chunk_events - 1) / reduction.chunk_events;
+    if (lanes.size() < chunks * reduction.sums * 2 * kSumLanes || bad.size() < chunks) {
+        throw DataError(fmt::format("gpu: {} chunks of {} sums need {} lane doubles and {} flags",
+                                    chunks, reduction.sums, chunks * reduction.sums * 2 * kSumLanes,
+                                    chunks));
+    }
+    if (count == 0) {
+        return;
+    }
+    detail::with_device(*state_, inputs.events, [&](detail::DeviceEntry& device) {
+        detail::enqueue_events(*state_, device, params, inputs, begin, count, work_group_size,
+                               resident_budget);
+        detail::reduce_outputs(*state_, device, weights, begin, count, reduction, lanes, bad,
+                               work_group_size, resident_budget);
+    });
 }
 
 std::shared_ptr<const Kernel> compile(const ir::Program& program, ir::Precision precision,

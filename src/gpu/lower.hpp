@@ -13,9 +13,13 @@ namespace detail {
 
 /// The generated source and the size of its invariant buffer.
 struct OpenClSource {
-    std::string text;                 ///< two kernels: laddu_invariants, then laddu_kernel
+    std::string text;  ///< laddu_invariants, laddu_kernel, and with fp64 laddu_reduce
     std::size_t invariant_slots = 0;  ///< elements (double, or float without fp64) of `inv`
 };
+
+/// The laddu_reduce kernel of `program` (reduction_source.cpp): Kernel::reduce's sums over the
+/// outputs laddu_kernel wrote, with the same output arguments. Needs cl_khr_fp64.
+[[nodiscard]] std::string reduction_kernel(const ir::Program& program);
 
 }  // namespace detail
 

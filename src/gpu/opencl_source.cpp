@@ -1,4 +1,5 @@
-// lower_to_opencl(): an ir::Program as OpenCL C, two kernels. laddu_invariants runs the
+// lower_to_opencl(): an ir::Program as OpenCL C, two kernels (three with doubles: laddu_reduce,
+// reduction_source.cpp, sums the outputs on the device). laddu_invariants runs the
 // invariant instructions once per launch on one work-item and stores the values event code and
 // outputs read in a small buffer (a gradient program has hundreds of invariants: evaluated per
 // work-item they cost more than the event code); laddu_kernel runs one work-item per event: it
@@ -747,6 +748,9 @@ std::string Emitter::run() {
     collect_needed();
     out += invariant_kernel();
     out += event_kernel();
+    if (fp64_) {
+        out += detail::reduction_kernel(program_);
+    }
     return out;
 }
 

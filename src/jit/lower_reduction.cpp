@@ -251,11 +251,10 @@ llvm::Value* ReductionLowerer::value_term(llvm::Value* v, llvm::Value* w) {
     case ReductionTerm::kLog:
         return b_.CreateFMul(w, log_positive(v));
     case ReductionTerm::kLogFloat: {
-        // Split into scalar logf calls by code generation (no vector math library is set), so
-        // these logs are the runtime's std::log(float) to the bit.
+        // laddu::log_positive_f32: the double log of the float value, rounded to float.
         auto* floats = llvm::FixedVectorType::get(b_.getFloatTy(), kReductionLanes);
-        llvm::Value* narrow = b_.CreateFPTrunc(v, floats);
-        llvm::Value* log = b_.CreateUnaryIntrinsic(llvm::Intrinsic::log, narrow);
+        llvm::Value* narrow = b_.CreateFPExt(b_.CreateFPTrunc(v, floats), vec_);
+        llvm::Value* log = b_.CreateFPTrunc(log_positive(narrow), floats);
         return b_.CreateFMul(w, b_.CreateFPExt(log, vec_));
     }
     }

@@ -137,7 +137,8 @@ std::vector<double> unfused(const JitKernel& kernel, const ir::Program& program,
             value_terms[i] = log_positive(v[i]);
             break;
         case ReductionTerm::kLogFloat:
-            value_terms[i] = static_cast<double>(std::log(static_cast<float>(v[i])));
+            value_terms[i] = static_cast<double>(
+                static_cast<float>(log_positive(static_cast<double>(static_cast<float>(v[i])))));
             break;
         }
         scale[i] = takes_log(spec.term) ? weights[i] * (1.0 / v[i]) : weights[i];

@@ -46,7 +46,8 @@ public:
     /// Adds the terms of `reduction` for events [begin, begin + count) to `lanes` (sum j's
     /// LaneSum lanes at [2 j kSumLanes, 2 j kSumLanes + kSumLanes), its compensations after
     /// them; event begin + i to lane i % kSumLanes), bit-identical to evaluating with run()
-    /// and summing in LaneSums. `weights` holds the range's count weights. Returns false when
+    /// and summing in LaneSums. `weights` holds the weights of all inputs.events events, so
+    /// event begin + i's is weights[begin + i]. Returns false when
     /// the backend has no fused reduction, or a value failed the transform's check (`lanes` is
     /// then unspecified): the caller takes the unfused path, which names the event.
     virtual bool reduce_chunk(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,

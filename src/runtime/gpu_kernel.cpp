@@ -2,22 +2,28 @@
 // (LADDU_HAVE_GPU, from laddu_add_stage's OPTIONAL_DEPS).
 //
 // The runtime asks for kReductionChunk events at a time from several threads; a launch that
-// small leaves a GPU mostly idle. So the kernel evaluates blocks of kBlockEvents events in one
-// launch, keeps the per-event outputs of the pass's blocks on the host (shared by the threads of
-// one pass: from the first bind() until the last bound kernel is destroyed, for one parameter
-// vector and one set of input columns), and hands every chunk its slice. The
-// runtime then sums the slices in its fixed-order LaneSums exactly as for the CPU backends, so a
-// result does not depend on the block size, the work-group size or the thread count.
+// small leaves a GPU mostly idle. So the kernel works in blocks of kBlockEvents events, one
+// launch each, and keeps what a block gave (shared by the threads of one pass: from the first
+// bind() until the last bound kernel is destroyed, for one parameter vector and one set of input
+// columns), handing every chunk its slice. The reductions run on the device
+// (gpu::Kernel::reduce): a block comes back as the LaneSum lanes of its chunks, a few doubles per
+// 1024 events, which the runtime finishes and merges in its fixed order exactly as the JIT's
+// fused lanes, so a result does not depend on the block size, the work-group size or the thread
+// count, and it is the CPU backends' to the bit wherever the device's operations are. Per-event
+// outputs (evaluate, and a chunk whose values failed a check, which the unfused path then names)
+// come back as whole blocks too.
 #if LADDU_HAVE_GPU
 #include "gpu_kernel.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/error.hpp>
 #include <laddu/gpu/gpu.hpp>
 
@@ -85,6 +91,40 @@ Identity identity_of(std::span<const double> params, const ir::ColumnView& input
     return id;
 }
 
+// Which device reduction a FusedReduction is, or none: the device sums in double, so it needs
+// doubles.
+std::optional<gpu::Reduction> device_reduction(const gpu::Kernel& kernel,
+                                               const FusedReduction& reduction) {
+    if (!kernel.reduces()) {
+        return std::nullopt;
+    }
+    gpu::Reduction out;
+    out.sums = reduction.sums;
+    out.chunk_events = kReductionChunk;
+    switch (reduction.transform) {
+    case ReductionTransform::kReal:
+        out.term = gpu::ReductionTerm::kReal;
+        break;
+    case ReductionTransform::kPositiveReal:
+        out.term = gpu::ReductionTerm::kPositive;
+        break;
+    case ReductionTransform::kLogPositiveReal:
+        out.term = reduction.float_log ? gpu::ReductionTerm::kLogFloat : gpu::ReductionTerm::kLog;
+        break;
+    }
+    return out;
+}
+
+// The lanes of the chunks of events [first, first + events) for one reduction and weights.
+struct ReducedBlock {
+    std::size_t first = 0;
+    gpu::Reduction reduction;
+    const double* weights = nullptr;
+    std::vector<double> lanes;
+    std::vector<std::uint8_t> bad;
+    std::uint64_t last_use = 0;
+};
+
 // The per-event outputs of events [first, first + events).
 struct Block {
     std::size_t first = 0;
@@ -125,20 +165,41 @@ public:
         const std::lock_guard<std::mutex> lock(mutex_);
         if (--live_ == 0) {
             blocks_.clear();
+            reduced_.clear();
             identity_ = Identity{};
         }
+    }
+
+    // Copies the lanes of the reduction chunk at events [begin, begin + count) into `lanes`,
+    // reducing its block on the device when it is not kept yet. False when the device does not
+    // run this reduction or a value of the chunk failed the term's check.
+    bool reduced(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
+                 std::size_t count, std::span<const double> weights,
+                 const FusedReduction& reduction, std::span<double> lanes) const {
+        const std::optional<gpu::Reduction> spec = device_reduction(*kernel_, reduction);
+        if (!spec || begin % kReductionChunk != 0 ||
+            count != std::min(kReductionChunk, inputs.events - begin)) {
+            return false;
+        }
+        const std::lock_guard<std::mutex> lock(mutex_);
+        reset_for(params, inputs);
+        const ReducedBlock& block = reduced_for(params, inputs, weights, *spec, begin);
+        const std::size_t chunk = (begin - block.first) / kReductionChunk;
+        if (block.bad[chunk] != 0) {
+            return false;
+        }
+        const std::size_t doubles = spec->sums * 2 * kSumLanes;
+        std::copy_n(block.lanes.begin() + static_cast<std::ptrdiff_t>(chunk * doubles), doubles,
+                    lanes.begin());
+        return true;
     }
 
     // Copies the outputs of events [begin, begin + count) into `out`, launching the kernel for
     // the blocks not kept yet.
     void results(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
                  std::size_t count, std::span<const ir::OutputColumn> out) const {
-        Identity id = identity_of(params, inputs);
         const std::lock_guard<std::mutex> lock(mutex_);
-        if (!(id == identity_)) {
-            identity_ = std::move(id);
-            blocks_.clear();
-        }
+        reset_for(params, inputs);
         std::size_t done = 0;
         while (done < count) {
             const std::size_t event = begin + done;
@@ -156,6 +217,50 @@ public:
     }
 
 private:
+    // Drops what was kept for other parameters or input columns.
+    void reset_for(std::span<const double> params, const ir::ColumnView& inputs) const {
+        Identity id = identity_of(params, inputs);
+        if (!(id == identity_)) {
+            identity_ = std::move(id);
+            blocks_.clear();
+            reduced_.clear();
+        }
+    }
+
+    const ReducedBlock& reduced_for(std::span<const double> params, const ir::ColumnView& inputs,
+                                    std::span<const double> weights, const gpu::Reduction& spec,
+                                    std::size_t event) const {
+        const std::size_t first = event / kBlockEvents * kBlockEvents;
+        for (ReducedBlock& block : reduced_) {
+            if (block.first == first && block.weights == weights.data() &&
+                block.reduction.term == spec.term && block.reduction.sums == spec.sums) {
+                block.last_use = ++tick_;
+                return block;
+            }
+        }
+        const std::size_t events = std::min(kBlockEvents, inputs.events - first);
+        const std::size_t chunks = (events + kReductionChunk - 1) / kReductionChunk;
+        const std::size_t bytes =
+            kBlockEvents / kReductionChunk * spec.sums * 2 * kSumLanes * sizeof(double);
+        while (!reduced_.empty() && (reduced_.size() + 1) * bytes > kMaxBlockBytes) {
+            reduced_.erase(std::min_element(reduced_.begin(), reduced_.end(),
+                                            [](const ReducedBlock& a, const ReducedBlock& b) {
+                                                return a.last_use < b.last_use;
+                                            }));
+        }
+        ReducedBlock block;
+        block.first = first;
+        block.reduction = spec;
+        block.weights = weights.data();
+        block.lanes.resize(chunks * spec.sums * 2 * kSumLanes);
+        block.bad.resize(chunks);
+        kernel_->reduce(params, inputs, weights, first, events, spec, block.lanes, block.bad, 0,
+                        resident_budget_);
+        block.last_use = ++tick_;
+        reduced_.push_back(std::move(block));
+        return reduced_.back();
+    }
+
     const Block& block_for(std::span<const double> params, const ir::ColumnView& inputs,
                            std::size_t first) const {
         for (Block& block : blocks_) {
@@ -195,6 +300,7 @@ private:
     mutable std::mutex mutex_;
     mutable Identity identity_;
     mutable std::vector<Block> blocks_;
+    mutable std::vector<ReducedBlock> reduced_;
     mutable std::uint64_t tick_ = 0;
     mutable std::size_t live_ = 0;  ///< bound kernels alive
 };
@@ -216,6 +322,12 @@ public:
     void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
              std::span<const ir::OutputColumn> out) override {
         kernel_.results(params_, inputs, begin, count, out);
+    }
+
+    bool reduce_chunk(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
+                      std::span<const double> weights, const FusedReduction& reduction,
+                      std::span<double> lanes) override {
+        return kernel_.reduced(params_, inputs, begin, count, weights, reduction, lanes);
     }
 
 private:

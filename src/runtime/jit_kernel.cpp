@@ -47,8 +47,8 @@ public:
                       std::span<double> lanes) override {
         const jit::JitReduction* fused = fused_for(reduction);
         return fused != nullptr &&
-               fused->run(params_.data(), input_pointers(inputs, begin, count), weights.data(),
-                          static_cast<std::int64_t>(count), lanes.data());
+               fused->run(params_.data(), input_pointers(inputs, begin, count),
+                          weights.data() + begin, static_cast<std::int64_t>(count), lanes.data());
     }
 
 private:

@@ -51,10 +51,8 @@ ChunkResult reduce_values(std::span<const double> values, std::span<const double
         for (std::size_t begin = 0; begin < values.size(); begin += kTermBlock) {
             const std::size_t n = std::min(kTermBlock, values.size() - begin);
             if (f32) {
-                // Under f32 the log is taken in float, as laddu's f32 value reductions do.
-                for (std::size_t i = 0; i < n; ++i) {
-                    logs[i] = static_cast<double>(std::log(static_cast<float>(values[begin + i])));
-                }
+                // Under f32 the log is a float, as laddu's f32 value reductions take it.
+                log_positive_f32(values.subspan(begin, n), logs);
             } else {
                 log_positive(values.subspan(begin, n), logs);
             }
@@ -180,8 +178,7 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
             const auto [begin, count] = chunk_range(chunk, cache.events());
             std::array<double, 2 * kSumLanes> lanes{};
-            if (worker.kernel->reduce_chunk(cache.view(), begin, count,
-                                            weights.subspan(begin, count), fused, lanes)) {
+            if (worker.kernel->reduce_chunk(cache.view(), begin, count, weights, fused, lanes)) {
                 const double partial = finish_lanes(lanes, 0);
                 if (std::isfinite(partial)) {
                     results[chunk] = ChunkResult{partial, std::nullopt};

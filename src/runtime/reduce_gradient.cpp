@@ -121,8 +121,8 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
             const auto [begin, count] = chunk_range(chunk, cache.events());
             std::vector<double>& lanes = worker.lanes;
             lanes.assign(2 * kSumLanes * outputs, 0.0);
-            if (worker.kernel->reduce_chunk(cache.view(), begin, count,
-                                            cache.weights().subspan(begin, count), fused, lanes)) {
+            if (worker.kernel->reduce_chunk(cache.view(), begin, count, cache.weights(), fused,
+                                            lanes)) {
                 ChunkResult& result = results[chunk];
                 result.value = finish_lanes(lanes, 0);
                 result.gradient.resize(parameters);

@@ -35,4 +35,10 @@ inline constexpr std::uint64_t kLg[7] = {
 /// version gives the same bits.
 void log_positive(std::span<const double> x, std::span<double> out) noexcept;
 
+/// The log an f32 value reduction takes: out[i] = float(log_positive(float(x[i]))), widened
+/// back to double. The double log rounded once to float is within 0.5 ulp + 2^-29 ulp of the
+/// exact one (libm's logf is allowed more, and differs between libm builds), and every backend
+/// computes it with these operations, the GPU included. Vectorised like log_positive.
+void log_positive_f32(std::span<const double> x, std::span<double> out) noexcept;
+
 }  // namespace laddu

@@ -2,13 +2,14 @@
 //
 // lower_to_opencl() emits a program as OpenCL C: a one-work-item kernel for the invariant
 // instructions, then the event kernel, one work-item per event, with the IR's complex formulas
-// (docs/ir.md "Arithmetic") and kSolve's pivoting.
+// (docs/ir.md "Arithmetic") and kSolve's pivoting, and with doubles the reduction kernel.
 // compile() builds that source with the device driver (cached by program hash, precision and
 // device). Kernel::run() evaluates a range of events: input columns are uploaded on first use
 // and stay resident on the device (keyed by host address, length and a sample of their values),
-// only the parameters travel per call, and the per-event outputs come back to the host, where
-// the runtime sums them with its fixed-order reductions (so results do not depend on the
-// work-group size). docs/gpu.md describes the design.
+// only the parameters travel per call, and the per-event outputs come back to the host.
+// Kernel::reduce() instead sums the outputs on the device in the runtime's fixed lanes, so only
+// a few doubles per 1024 events come back and the sums do not depend on the work-group size.
+// docs/gpu.md describes the design.
 //
 // Example:
 //   for (const gpu::DeviceInfo& d : gpu::devices()) fmt::print("{}: {}\n", d.index, d.name);
@@ -52,7 +53,8 @@ struct DeviceInfo {
 /// platform is installed, and how to install one).
 [[nodiscard]] DeviceInfo device(std::size_t index);
 
-/// `program` as OpenCL C source with two kernels: `laddu_invariants(params, inv)`, run on one
+/// `program` as OpenCL C source with two kernels (and, with `fp64`, Kernel::reduce's
+/// `laddu_reduce` over the outputs): `laddu_invariants(params, inv)`, run on one
 /// work-item, evaluates the invariant instructions (in double when `fp64`, as every backend does;
 /// in float otherwise) into the buffer `inv`; `laddu_kernel(inv, inputs..., outputs..., begin,
 /// count)` has work-item g evaluate event begin + g into element g of the outputs. Inputs are one
@@ -61,6 +63,24 @@ struct DeviceInfo {
 /// and BackendError for kF64 without `fp64`.
 [[nodiscard]] std::string lower_to_opencl(const ir::Program& program, ir::Precision precision,
                                           bool fp64 = true);
+
+/// The term Kernel::reduce sums for each event, v being its output 0 and w its weight (the
+/// runtime's ReductionTransform).
+enum class ReductionTerm : std::uint8_t {
+    kReal = 0,      ///< w v
+    kPositive = 1,  ///< w v, with 0 < v < inf checked
+    kLog = 2,       ///< w log v (laddu::log_positive), with 0 < v < inf checked
+    kLogFloat = 3,  ///< w log v as laddu::log_positive_f32 (f32 value reductions), checked
+};
+
+/// What Kernel::reduce sums, chunk by chunk.
+struct Reduction {
+    ReductionTerm term = ReductionTerm::kReal;
+    /// 1: the value term only; more: also Σ w T'(v) out_j for j = 1 .. sums - 1 (Real outputs),
+    /// T' = 1 / v for the logs (the scale rounded as w · (1 / v)), else 1.
+    std::size_t sums = 1;
+    std::size_t chunk_events = 1024;  ///< events per chunk (the runtime's kReductionChunk)
+};
 
 namespace detail {
 struct KernelState;
@@ -82,6 +102,24 @@ public:
     void run(std::span<const double> params, const ir::ColumnView& inputs, std::size_t begin,
              std::size_t count, std::span<const ir::OutputColumn> out,
              std::size_t work_group_size = 0, std::size_t resident_budget = 0) const;
+
+    /// Whether reduce() runs on this kernel's device: it sums in double, so it needs the
+    /// device's doubles (cl_khr_fp64), in either precision.
+    [[nodiscard]] bool reduces() const noexcept;
+
+    /// Evaluates events [begin, begin + count) like run() and sums their terms on the device,
+    /// without reading the per-event outputs back. Chunk c holds events begin + c ·
+    /// reduction.chunk_events onwards; its sum j goes to lanes[(c · sums + j) · 16 ...]: 8 lane
+    /// sums, then their 8 compensations, event i of the chunk in lane i % 8, each lane a
+    /// sequential TwoSum chain. So the lanes are those of a laddu::LaneSum over the same terms,
+    /// bit for bit, whatever the work-group size. bad[c] is set when a value of chunk c failed
+    /// the term's check (its lanes are then meaningless). `weights` holds one weight per input
+    /// event. BackendError when !reduces(); DataError for a wrong sum count, a Complex gradient
+    /// output, or short `lanes` / `bad` spans.
+    void reduce(std::span<const double> params, const ir::ColumnView& inputs,
+                std::span<const double> weights, std::size_t begin, std::size_t count,
+                const Reduction& reduction, std::span<double> lanes, std::span<std::uint8_t> bad,
+                std::size_t work_group_size = 0, std::size_t resident_budget = 0) const;
 
     /// The program it runs.
     [[nodiscard]] const ir::Program& program() const noexcept;

@@ -52,7 +52,7 @@ enum class ReductionTerm : std::uint8_t {
     kReal,      ///< w · v
     kPositive,  ///< w · v; every v must be finite and positive
     kLog,       ///< w · laddu::log_positive(v); v finite and positive; gradient scale w · (1 / v)
-    kLogFloat,  ///< w · logf(float(v)) widened to double (f32 value reductions); as kLog else
+    kLogFloat,  ///< w · log_positive_f32(v) (f32 value reductions); as kLog else
 };
 
 /// What a fused reduction sums over a range of events: the value sum Σ w T(v) and, when `sums`
