@@ -9,7 +9,6 @@
 #include <laddu/base/error.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/ir/fuse_dots.hpp>
-#include <laddu/ir/validate.hpp>
 
 namespace laddu::compile::detail {
 namespace {
@@ -465,10 +464,10 @@ private:
     std::optional<ValueId> one_;
 };
 
-ir::Program finish_validated(ir::Builder& builder) {
-    ir::Program program = ir::fuse_dots(builder.finish());
-    ir::validate(program).value();
-    return program;
+// The builder's program with its sums of products fused; Builder::finish validates the lowered
+// program and fuse_dots's own Builder::finish the fused one.
+ir::Program finish_fused(ir::Builder& builder) {
+    return ir::fuse_dots(builder.finish());
 }
 
 // The precompute program: one output per cache column, in column order.
@@ -521,7 +520,7 @@ ir::Program lower_precompute(const CachePlan& plan) {
         b.add_output(v, column.name);
     }
     b.set_parameter_count(0);
-    return finish_validated(b);
+    return finish_fused(b);
 }
 
 }  // namespace
@@ -533,7 +532,7 @@ LoweredModel lower_model(const expr::Expr& root, const GraphFacts& facts,
     const ValueId value = evaluate.element(root, 0);
     evaluate.builder().set_parameter_count(static_cast<std::uint32_t>(layout.free_count()));
     evaluate.builder().add_output(value, "intensity");
-    lowered.evaluate = finish_validated(evaluate.builder());
+    lowered.evaluate = finish_fused(evaluate.builder());
     if (!lowered.cache_plan.columns.empty()) {
         lowered.precompute = lower_precompute(lowered.cache_plan);
     }
@@ -547,7 +546,7 @@ ir::Program lower_event_outputs(const std::vector<expr::Expr>& outputs) {
                                      fmt::format("amplitude{}", i));
     }
     lowerer.builder().set_parameter_count(0);
-    return finish_validated(lowerer.builder());
+    return finish_fused(lowerer.builder());
 }
 
 ir::Program lower_parameter_outputs(const std::vector<expr::Expr>& outputs,
@@ -558,7 +557,7 @@ ir::Program lower_parameter_outputs(const std::vector<expr::Expr>& outputs,
                                      fmt::format("coefficient{}", i));
     }
     lowerer.builder().set_parameter_count(static_cast<std::uint32_t>(layout.free_count()));
-    return finish_validated(lowerer.builder());
+    return finish_fused(lowerer.builder());
 }
 
 }  // namespace laddu::compile::detail

@@ -13,6 +13,8 @@
 #include <exception>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <llvm/IR/BasicBlock.h>
@@ -61,6 +63,12 @@ private:
     void begin_function();
     void emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to);
     void accumulate(llvm::Value* sum, llvm::Value* term, llvm::Value* mask);
+    std::pair<llvm::Value*, llvm::Value*> two_sum(llvm::Value* s, llvm::Value* c, llvm::Value* term,
+                                                  llvm::Value* mask);
+    void emit_gradient_sums(llvm::BasicBlock* from, llvm::BasicBlock* to);
+    llvm::BasicBlock* emit_sum_loop(llvm::BasicBlock* from, std::size_t first, std::size_t end,
+                                    std::size_t width);
+    llvm::Value* lane_mask(llvm::Value* group);
     llvm::Value* value_term(llvm::Value* v, llvm::Value* w);
     llvm::Value* log_positive(llvm::Value* x);
 
@@ -82,6 +90,7 @@ private:
     llvm::Function* fn_ = nullptr;
     llvm::Function* kernel_ = nullptr;
     llvm::Value* buffer_ = nullptr;  // [columns x block_] doubles: the block's outputs
+    llvm::Value* scales_ = nullptr;  // [block_] doubles: the block's gradient scales w T'(v)
     llvm::Value* bad_ = nullptr;     // i32 slot: nonzero once a checked v was not positive
     llvm::Value* begin_ = nullptr;   // the block's first event
     llvm::Value* n_ = nullptr;       // the block's event count
@@ -119,6 +128,12 @@ Expected<void> ReductionLowerer::run() {
         b_.CreateAlloca(llvm::ArrayType::get(f64_, block_ * columns_out), nullptr, "buffer");
     buffer->setAlignment(llvm::Align(64));
     buffer_ = buffer;
+    if (spec_.sums > 1) {
+        llvm::AllocaInst* scales =
+            b_.CreateAlloca(llvm::ArrayType::get(f64_, block_), nullptr, "scales");
+        scales->setAlignment(llvm::Align(64));
+        scales_ = scales;
+    }
     llvm::AllocaInst* outputs =
         b_.CreateAlloca(llvm::ArrayType::get(ptr_, columns_out), nullptr, "outputs");
     for (std::size_t c = 0; c < layout_.output_pointers; ++c) {
@@ -171,8 +186,21 @@ Expected<void> ReductionLowerer::run() {
     return verify(*fn_, "reduction");
 }
 
+// Lanes 0 .. 7 of the group at event `group` of the block that hold one of its n_ events.
+llvm::Value* ReductionLowerer::lane_mask(llvm::Value* group) {
+    std::vector<llvm::Constant*> iota;
+    iota.reserve(kReductionLanes);
+    for (std::size_t l = 0; l < kReductionLanes; ++l) {
+        iota.push_back(llvm::ConstantInt::get(i64_, l));
+    }
+    llvm::Value* lanes =
+        b_.CreateAdd(b_.CreateVectorSplat(kReductionLanes, group), llvm::ConstantVector::get(iota));
+    return b_.CreateICmpSLT(lanes, b_.CreateVectorSplat(kReductionLanes, n_));
+}
+
 // The group loop, entered from `from` and left to `to`: events begin + g .. begin + g + 7 of
-// the block into lanes 0 .. 7, every sum.
+// the block into lanes 0 .. 7 of the value sum, and their gradient scales into scales_; then
+// the gradient sums (emit_gradient_sums).
 void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to) {
     const ReductionTerm term = spec_.term;
     llvm::BasicBlock* groups = llvm::BasicBlock::Create(ctx_, "groups", fn_);
@@ -182,20 +210,12 @@ void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to)
     llvm::PHINode* group = b_.CreatePHI(i64_, 2, "g");
     group->addIncoming(i64(0), from);
 
-    std::vector<llvm::Constant*> iota;
-    iota.reserve(kReductionLanes);
-    for (std::size_t l = 0; l < kReductionLanes; ++l) {
-        iota.push_back(llvm::ConstantInt::get(i64_, l));
-    }
-    llvm::Value* lanes =
-        b_.CreateAdd(b_.CreateVectorSplat(kReductionLanes, group), llvm::ConstantVector::get(iota));
-    llvm::Value* mask = b_.CreateICmpSLT(lanes, b_.CreateVectorSplat(kReductionLanes, n_));
-    auto column_at = [&](llvm::Value* column) {
-        llvm::Value* address = b_.CreateInBoundsGEP(
-            f64_, buffer_, b_.CreateAdd(b_.CreateMul(column, i64(block_)), group));
-        return b_.CreateAlignedLoad(vec_, address, llvm::Align(64));
-    };
-    llvm::Value* v = column_at(i64(layout_.output_column[0]));
+    llvm::Value* mask = lane_mask(group);
+    llvm::Value* v = b_.CreateAlignedLoad(
+        vec_,
+        b_.CreateInBoundsGEP(f64_, buffer_,
+                             b_.CreateAdd(i64(layout_.output_column[0] * block_), group)),
+        llvm::Align(64));
     llvm::Value* weight_address =
         b_.CreateInBoundsGEP(f64_, fn_->getArg(2), b_.CreateAdd(begin_, group));
     // The weights hold exactly `count` doubles: a masked load never reads past them.
@@ -212,35 +232,114 @@ void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to)
             bad_);
     }
     accumulate(i64(0), value_term(v, w), mask);
-
-    llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "groups.latch", fn_);
-    if (spec_.sums < 2) {
-        b_.CreateBr(latch);
-    } else {
+    if (spec_.sums > 1) {
         // The gradient scale, rounded as the runtime rounds it: w · (1 / v), not w / v.
         const bool log = term == ReductionTerm::kLog || term == ReductionTerm::kLogFloat;
         llvm::Value* scale = log ? b_.CreateFMul(w, b_.CreateFDiv(splat(1.0), v)) : w;
-        // Gradient sums j = 1 .. sums - 1 read consecutive columns (outputs 1.. are Real). A
-        // loop over j, not a copy of the body per sum: the code stays the same size for any
-        // number of parameters (unrolled, 35 sums took 25 ms to compile), and the sums'
-        // TwoSum chains still overlap.
-        llvm::BasicBlock* before = b_.GetInsertBlock();
-        llvm::BasicBlock* gradient = llvm::BasicBlock::Create(ctx_, "gradient", fn_);
-        b_.CreateBr(gradient);
-        b_.SetInsertPoint(gradient);
-        llvm::PHINode* j = b_.CreatePHI(i64_, 2, "j");
-        j->addIncoming(i64(1), before);
-        llvm::Value* g = column_at(b_.CreateAdd(j, i64(layout_.output_column[1] - 1)));
-        accumulate(j, b_.CreateFMul(scale, g), mask);
-        llvm::Value* next = b_.CreateAdd(j, i64(1));
-        j->addIncoming(next, gradient);
-        b_.CreateCondBr(b_.CreateICmpULT(next, i64(spec_.sums)), gradient, latch);
+        b_.CreateAlignedStore(scale, b_.CreateInBoundsGEP(f64_, scales_, group), llvm::Align(64));
     }
 
-    b_.SetInsertPoint(latch);
     llvm::Value* next_group = b_.CreateAdd(group, i64(kReductionLanes));
-    group->addIncoming(next_group, latch);
-    b_.CreateCondBr(b_.CreateICmpSLT(next_group, n_), groups, to);
+    group->addIncoming(next_group, b_.GetInsertBlock());
+    if (spec_.sums < 2) {
+        b_.CreateCondBr(b_.CreateICmpSLT(next_group, n_), groups, to);
+        return;
+    }
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "groups.done", fn_);
+    b_.CreateCondBr(b_.CreateICmpSLT(next_group, n_), groups, done);
+    emit_gradient_sums(done, to);
+}
+
+// Gradient sums j = 1 .. sums - 1, kInterleave at a time (then one at a time for the rest),
+// each over the block's groups with its lanes in registers: sum j's terms scale · out_j meet
+// its lanes in the order the events come, as in LaneSum, and its column is read front to back.
+// A sum's TwoSum chain carries one add and one masked move per group (4-5 cycles), so one
+// chain alone leaves the vector units idle; kInterleave independent chains fill them. A loop
+// over j, not a copy of the body per sum: the code stays the same size for any number of
+// parameters (unrolled, 35 sums took 25 ms to compile).
+void ReductionLowerer::emit_gradient_sums(llvm::BasicBlock* from, llvm::BasicBlock* to) {
+    constexpr std::size_t kInterleave = 4;
+    const std::size_t gradients = spec_.sums - 1;
+    const std::size_t wide_end = 1 + gradients / kInterleave * kInterleave;
+    llvm::BasicBlock* next = from;
+    if (wide_end > 1) {
+        next = emit_sum_loop(next, 1, wide_end, kInterleave);
+    }
+    if (wide_end < spec_.sums) {
+        next = emit_sum_loop(next, wide_end, spec_.sums, 1);
+    }
+    b_.SetInsertPoint(next);
+    b_.CreateBr(to);
+}
+
+// Sums first .. end - 1 (end - first a multiple of `width`), `width` of them per pass over the
+// groups; entered from `from`, returns the block it leaves to (empty, for the caller to end).
+llvm::BasicBlock* ReductionLowerer::emit_sum_loop(llvm::BasicBlock* from, std::size_t first,
+                                                  std::size_t end, std::size_t width) {
+    llvm::BasicBlock* sums = llvm::BasicBlock::Create(ctx_, "sums", fn_);
+    llvm::BasicBlock* terms = llvm::BasicBlock::Create(ctx_, "sums.terms", fn_);
+    llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "sums.latch", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "sums.exit", fn_);
+    b_.SetInsertPoint(from);
+    b_.CreateBr(sums);
+
+    b_.SetInsertPoint(sums);
+    llvm::PHINode* j = b_.CreatePHI(i64_, 2, "j");
+    j->addIncoming(i64(first), from);
+    std::vector<llvm::Value*> s_at(width);
+    std::vector<llvm::Value*> c_at(width);
+    std::vector<llvm::Value*> s0(width);
+    std::vector<llvm::Value*> c0(width);
+    std::vector<llvm::Value*> column(width);
+    for (std::size_t k = 0; k < width; ++k) {
+        llvm::Value* sum = b_.CreateAdd(j, i64(k));
+        s_at[k] =
+            b_.CreateInBoundsGEP(f64_, fn_->getArg(4), b_.CreateMul(sum, i64(2 * kReductionLanes)));
+        c_at[k] = b_.CreateConstInBoundsGEP1_64(f64_, s_at[k], kReductionLanes);
+        s0[k] = b_.CreateAlignedLoad(vec_, s_at[k], llvm::Align(8));
+        c0[k] = b_.CreateAlignedLoad(vec_, c_at[k], llvm::Align(8));
+        column[k] = b_.CreateInBoundsGEP(
+            f64_, buffer_,
+            b_.CreateMul(b_.CreateAdd(sum, i64(layout_.output_column[1] - 1)), i64(block_)));
+    }
+    b_.CreateBr(terms);
+
+    b_.SetInsertPoint(terms);
+    llvm::PHINode* group = b_.CreatePHI(i64_, 2, "g");
+    group->addIncoming(i64(0), sums);
+    std::vector<llvm::PHINode*> s(width);
+    std::vector<llvm::PHINode*> c(width);
+    for (std::size_t k = 0; k < width; ++k) {
+        s[k] = b_.CreatePHI(vec_, 2, "s");
+        c[k] = b_.CreatePHI(vec_, 2, "c");
+        s[k]->addIncoming(s0[k], sums);
+        c[k]->addIncoming(c0[k], sums);
+    }
+    llvm::Value* scale =
+        b_.CreateAlignedLoad(vec_, b_.CreateInBoundsGEP(f64_, scales_, group), llvm::Align(64));
+    llvm::Value* mask = lane_mask(group);
+    std::vector<llvm::Value*> s1(width);
+    std::vector<llvm::Value*> c1(width);
+    for (std::size_t k = 0; k < width; ++k) {
+        llvm::Value* g = b_.CreateAlignedLoad(vec_, b_.CreateInBoundsGEP(f64_, column[k], group),
+                                              llvm::Align(64));
+        std::tie(s1[k], c1[k]) = two_sum(s[k], c[k], b_.CreateFMul(scale, g), mask);
+        s[k]->addIncoming(s1[k], terms);
+        c[k]->addIncoming(c1[k], terms);
+    }
+    llvm::Value* next_group = b_.CreateAdd(group, i64(kReductionLanes));
+    group->addIncoming(next_group, terms);
+    b_.CreateCondBr(b_.CreateICmpSLT(next_group, n_), terms, latch);
+
+    b_.SetInsertPoint(latch);
+    for (std::size_t k = 0; k < width; ++k) {
+        b_.CreateAlignedStore(s1[k], s_at[k], llvm::Align(8));
+        b_.CreateAlignedStore(c1[k], c_at[k], llvm::Align(8));
+    }
+    llvm::Value* next = b_.CreateAdd(j, i64(width));
+    j->addIncoming(next, latch);
+    b_.CreateCondBr(b_.CreateICmpULT(next, i64(end)), sums, exit);
+    return exit;
 }
 
 llvm::Value* ReductionLowerer::value_term(llvm::Value* v, llvm::Value* w) {
@@ -313,22 +412,28 @@ llvm::Value* ReductionLowerer::log_positive(llvm::Value* x) {
     return b_.CreateSelect(wide, away, near);
 }
 
-// TwoSum of lane sum s and term x (base/accurate_sum.hpp's two_sum(s, x), then c += error),
-// in the lanes the mask selects; the others keep their state.
-void ReductionLowerer::accumulate(llvm::Value* sum, llvm::Value* term, llvm::Value* mask) {
-    llvm::Value* s_at =
-        b_.CreateInBoundsGEP(f64_, fn_->getArg(4), b_.CreateMul(sum, i64(2 * kReductionLanes)));
-    llvm::Value* c_at = b_.CreateConstInBoundsGEP1_64(f64_, s_at, kReductionLanes);
-    llvm::Value* s = b_.CreateAlignedLoad(vec_, s_at, llvm::Align(8));
-    llvm::Value* c = b_.CreateAlignedLoad(vec_, c_at, llvm::Align(8));
+// TwoSum of lane sums s and terms x (base/accurate_sum.hpp's two_sum(s, x), then c += error),
+// in the lanes the mask selects; the others keep their state. Returns the new {s, c}.
+std::pair<llvm::Value*, llvm::Value*>
+ReductionLowerer::two_sum(llvm::Value* s, llvm::Value* c, llvm::Value* term, llvm::Value* mask) {
     llvm::Value* total = b_.CreateFAdd(s, term);
     llvm::Value* term_virtual = b_.CreateFSub(total, s);
     llvm::Value* s_virtual = b_.CreateFSub(total, term_virtual);
     llvm::Value* error =
         b_.CreateFAdd(b_.CreateFSub(s, s_virtual), b_.CreateFSub(term, term_virtual));
     llvm::Value* compensation = b_.CreateFAdd(c, error);
-    b_.CreateAlignedStore(b_.CreateSelect(mask, total, s), s_at, llvm::Align(8));
-    b_.CreateAlignedStore(b_.CreateSelect(mask, compensation, c), c_at, llvm::Align(8));
+    return {b_.CreateSelect(mask, total, s), b_.CreateSelect(mask, compensation, c)};
+}
+
+// two_sum on sum `sum`'s lanes in memory.
+void ReductionLowerer::accumulate(llvm::Value* sum, llvm::Value* term, llvm::Value* mask) {
+    llvm::Value* s_at =
+        b_.CreateInBoundsGEP(f64_, fn_->getArg(4), b_.CreateMul(sum, i64(2 * kReductionLanes)));
+    llvm::Value* c_at = b_.CreateConstInBoundsGEP1_64(f64_, s_at, kReductionLanes);
+    const auto [s, c] = two_sum(b_.CreateAlignedLoad(vec_, s_at, llvm::Align(8)),
+                                b_.CreateAlignedLoad(vec_, c_at, llvm::Align(8)), term, mask);
+    b_.CreateAlignedStore(s, s_at, llvm::Align(8));
+    b_.CreateAlignedStore(c, c_at, llvm::Align(8));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -20,35 +21,55 @@
 namespace laddu::runtime {
 namespace {
 
-// One compensated sum per real and imaginary part of each matrix entry on and above the
-// diagonal (M is Hermitian, so the entries below are the conjugates of their mirror images,
-// finish()) and of each linear statistic.
+// One LaneSum per real and imaginary part of each matrix entry on and above the diagonal (M is
+// Hermitian, so the entries below are the conjugates of their mirror images, finish()) and of
+// each linear statistic: a fixed function of the chunk's events, as every chunk partial of the
+// runtime, and summed column by column so that the lane loops vectorise.
 struct StatisticSums {
     StatisticSums(std::size_t amplitudes, std::size_t bases)
         : n(amplitudes), m(bases), re(n * n + m), im(n * n + m) {}
 
-    // Adds w A_a conj(A_b), b >= a, and w B_k for event i of a chunk of `count` events whose
-    // output o (amplitudes, then bases) sits at (columns[2 o count + i],
-    // columns[(2 o + 1) count + i]).
+    // Adds w A_a conj(A_b), b >= a in the same group, and w B_k for the `count` events of a chunk
+    // whose output o (amplitudes, then bases) has its real parts at columns[2 o count ...] and
+    // its imaginary parts at columns[(2 o + 1) count ...]; `weights` holds the chunk's weights.
     void add(std::span<const std::uint32_t> group, std::span<const double> columns,
-             std::size_t count, std::size_t i, double w) {
-        for (std::size_t a = 0; a < n; ++a) {
-            const std::complex<double> wa(w * columns[2 * a * count + i],
-                                          w * columns[(2 * a + 1) * count + i]);
-            for (std::size_t b = a; b < n; ++b) {
-                if (group[a] == group[b]) {
-                    const std::complex<double> ab =
-                        wa * std::complex<double>(columns[2 * b * count + i],
-                                                  -columns[(2 * b + 1) * count + i]);
-                    re[a * n + b].push(ab.real());
-                    im[a * n + b].push(ab.imag());
+             std::size_t count, std::span<const double> weights) {
+        std::array<double, detail::kTermBlock> wa_re{};
+        std::array<double, detail::kTermBlock> wa_im{};
+        std::array<double, detail::kTermBlock> term_re{};
+        std::array<double, detail::kTermBlock> term_im{};
+        for (std::size_t begin = 0; begin < count; begin += detail::kTermBlock) {
+            const std::size_t len = std::min(detail::kTermBlock, count - begin);
+            const double* w = weights.data() + begin;
+            const auto part = [&](std::size_t output, std::size_t imaginary) {
+                return columns.data() + ((2 * output + imaginary) * count) + begin;
+            };
+            for (std::size_t a = 0; a < n; ++a) {
+                const double* a_re = part(a, 0);
+                const double* a_im = part(a, 1);
+                for (std::size_t i = 0; i < len; ++i) {
+                    wa_re[i] = w[i] * a_re[i];
+                    wa_im[i] = w[i] * a_im[i];
+                }
+                for (std::size_t b = a; b < n; ++b) {
+                    if (group[a] != group[b]) {
+                        continue;
+                    }
+                    const double* b_re = part(b, 0);
+                    const double* b_im = part(b, 1);
+                    // (w A_a) conj(A_b) by the textbook product, as std::complex rounds it.
+                    for (std::size_t i = 0; i < len; ++i) {
+                        term_re[i] = (wa_re[i] * b_re[i]) + (wa_im[i] * b_im[i]);
+                        term_im[i] = (wa_im[i] * b_re[i]) - (wa_re[i] * b_im[i]);
+                    }
+                    re[(a * n) + b].push(std::span<const double>(term_re).first(len));
+                    im[(a * n) + b].push(std::span<const double>(term_im).first(len));
                 }
             }
-        }
-        for (std::size_t k = 0; k < m; ++k) {
-            const std::size_t o = n + k;
-            re[n * n + k].push(w * columns[2 * o * count + i]);
-            im[n * n + k].push(w * columns[(2 * o + 1) * count + i]);
+            for (std::size_t k = 0; k < m; ++k) {
+                re[(n * n) + k].push_products({w, len}, {part(n + k, 0), len});
+                im[(n * n) + k].push_products({w, len}, {part(n + k, 1), len});
+            }
         }
     }
 
@@ -74,8 +95,8 @@ struct StatisticSums {
 
     std::size_t n;
     std::size_t m;
-    std::vector<AccurateSum> re;
-    std::vector<AccurateSum> im;
+    std::vector<LaneSum> re;
+    std::vector<LaneSum> im;
 };
 
 // Doubles per chunk record: n² matrix entries and m statistics, real and imaginary parts.
@@ -154,9 +175,7 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
             [&](std::size_t chunk, detail::ChunkWorker& worker) {
                 const detail::ChunkWorker::Chunk c = worker.evaluate_complex(view, chunk);
                 StatisticSums sums(n, d.bases.size());
-                for (std::size_t i = 0; i < c.count; ++i) {
-                    sums.add(d.group, c.columns, c.count, i, window.weights[c.begin + i]);
-                }
+                sums.add(d.group, c.columns, c.count, window.weights.subspan(c.begin, c.count));
                 const std::span<double> record(
                     records.data() + (window.first_chunk + chunk) * width, width);
                 sums.finish(record);
