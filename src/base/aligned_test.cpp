@@ -32,6 +32,24 @@ TEST(AlignedVector, LargeColumnsAreMappedAlignedAndZeroed) {
     EXPECT_EQ(column[3 * n - 1], 1.0);
 }
 
+TEST(AlignedVector, ColumnsOfHugePagesStartOnAHugePageBoundary) {
+    // 3 MiB + a few doubles: one whole 2 MiB page and a tail of small pages. The mapping's
+    // trimmed slack must not reach into neighbouring blocks: two blocks side by side keep
+    // their own values when one of them is freed.
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    const std::size_t n = (std::size_t{3} << 20) / sizeof(double) + 5;
+    AlignedVector<double> first(n, 1.5);
+    AlignedVector<double> second(n, -2.0);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first.data()) % kHuge, 0U);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(second.data()) % kHuge, 0U);
+    first[n - 1] = 7.0;
+    first = AlignedVector<double>();
+    EXPECT_EQ(second[0], -2.0);
+    EXPECT_EQ(second[n - 1], -2.0);
+    AlignedVector<double> third(n);
+    EXPECT_EQ(third[n - 1], 0.0);  // fresh pages, zeroed
+}
+
 TEST(AlignedVector, HugeRequestThrowsBadAlloc) {
     AlignedAllocator<double> allocator;
     EXPECT_THROW((void)allocator.allocate(static_cast<std::size_t>(-1) / 4), std::bad_alloc);

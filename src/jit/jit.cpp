@@ -57,11 +57,18 @@ private:
     mutable std::vector<JitReduction> reductions_;
 };
 
+// What a compile found in the optimised kernel function.
+struct ModuleFacts {
+    std::size_t instructions = 0;
+    bool vectorized = false;
+    std::size_t prefetched_streams = 0;
+};
+
 // Builds JitKernels (their constructor is private so only compile() hands them out).
 struct KernelFactory {
     static JitKernel make(std::shared_ptr<const JitModule> module, KernelFn fn,
                           ir::Precision precision, InputColumns inputs, double seconds,
-                          std::size_t llvm_instructions, bool vectorized) {
+                          const ModuleFacts& facts) {
         JitKernel kernel;
         kernel.module_ = std::move(module);
         kernel.fn_ = fn;
@@ -70,8 +77,9 @@ struct KernelFactory {
         kernel.compile_seconds_ = seconds;
         kernel.input_pointers_ = kernel.module_->layout().input_pointers;
         kernel.output_pointers_ = kernel.module_->layout().output_pointers;
-        kernel.llvm_instructions_ = llvm_instructions;
-        kernel.vectorized_ = vectorized;
+        kernel.llvm_instructions_ = facts.instructions;
+        kernel.vectorized_ = facts.vectorized;
+        kernel.prefetched_streams_ = facts.prefetched_streams;
         return kernel;
     }
 };
@@ -144,11 +152,6 @@ void dump_module(const llvm::Module& module, const ir::Program& program, ir::Pre
     }
     module.print(out, nullptr);
 }
-
-struct ModuleFacts {
-    std::size_t instructions = 0;
-    bool vectorized = false;
-};
 
 // Of the kernel function alone: the fused reduction beside it is vector code by construction.
 ModuleFacts inspect(const llvm::Module& module) {
@@ -232,9 +235,12 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     const auto lowered_at = std::chrono::steady_clock::now();
     dump_module(*module, program, precision, "lowered");
     optimise(*module, **machine);
+    const std::size_t prefetched =
+        detail::insert_prefetches(*module->getFunction(kFunctionName), detail::kPrefetchBytes);
     const auto optimised_at = std::chrono::steady_clock::now();
     dump_module(*module, program, precision, "opt");
-    const ModuleFacts facts = inspect(*module);
+    ModuleFacts facts = inspect(*module);
+    facts.prefetched_streams = prefetched;
 
     // No platform: kernels have no static initialisers, and the default platform support
     // compiles extra modules for every instance.
@@ -276,8 +282,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
                                   " ms, optimise " + ms(lowered_at, optimised_at) +
                                   " ms, codegen " + ms(optimised_at, done) + " ms");
     }
-    return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, facts.instructions,
-                               facts.vectorized);
+    return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, facts);
 }
 
 // What besides the program a kernel is compiled for.

@@ -19,6 +19,8 @@
 
 #include "reference/contract_reference.hpp"
 #include "reference/random_program.hpp"
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace laddu::jit {
 namespace {
@@ -441,6 +443,59 @@ TEST(JitKernels, CoherentSumIsVectorisedAndExact) {
         EXPECT_LT(kernel->compile_seconds(), 5.0);
         EXPECT_GT(kernel->llvm_instruction_count(), 0U);
     }
+}
+
+TEST(JitKernels, TheVectorisedLoopPrefetchesEveryInputStream) {
+    // 16 complex inputs are 32 column parts, each loaded once per vector iteration.
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
+        auto kernel = compile(coherent_sum(16), precision);
+        ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+        EXPECT_EQ(kernel->prefetched_streams(), 32U) << precision_name(precision);
+    }
+    // A loop that calls a helper per event stays scalar: nothing to prefetch ahead of.
+    auto scalar = compile(solve_program(5, 1, true), ir::Precision::kF64);
+    ASSERT_TRUE(scalar.has_value()) << scalar.error().message;
+    EXPECT_FALSE(scalar->vectorized());
+    EXPECT_EQ(scalar->prefetched_streams(), 0U);
+}
+
+TEST(JitKernels, PrefetchesPastTheLastColumnDoNotFault) {
+    // Each input column ends exactly where an inaccessible page begins: the loop's last
+    // iterations prefetch (never load) beyond it, which must neither fault nor change a value.
+    const ir::Program program = coherent_sum(2);
+    auto kernel = compile(program, ir::Precision::kF64);
+    ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+    ASSERT_GT(kernel->prefetched_streams(), 0U);
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    constexpr std::size_t kEvents = 64;
+    const std::size_t parts = kernel->input_pointer_count();
+    const std::size_t span = 2 * page;
+    void* mapped =
+        mmap(nullptr, parts * span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mapped, MAP_FAILED);
+    auto* base = static_cast<char*>(mapped);
+    std::vector<const double*> inputs;
+    for (std::size_t c = 0; c < parts; ++c) {
+        ASSERT_EQ(mprotect(base + c * span + page, page, PROT_NONE), 0);
+        auto* column = reinterpret_cast<double*>(base + c * span + page) - kEvents;
+        for (std::size_t e = 0; e < kEvents; ++e) {
+            column[e] = 0.25 * static_cast<double>(c + 1) + 0.001 * static_cast<double>(e);
+        }
+        inputs.push_back(column);
+    }
+    const std::vector<double> params = {0.5, -1.0, 2.0, 0.25};
+    std::vector<double> out(kEvents, -1.0);
+    double* outputs[] = {out.data()};
+    kernel->run(params.data(), inputs.data(), outputs, 0, static_cast<std::int64_t>(kEvents));
+    for (std::size_t e = 0; e < kEvents; ++e) {
+        std::complex<double> sum = 0.0;
+        for (std::size_t k = 0; k < 2; ++k) {
+            const std::complex<double> coupling(params[2 * k], params[2 * k + 1]);
+            sum += coupling * std::complex<double>(inputs[2 * k][e], inputs[2 * k + 1][e]);
+        }
+        EXPECT_NEAR(out[e], std::norm(sum), 1e-12 * std::norm(sum)) << "event " << e;
+    }
+    munmap(mapped, parts * span);
 }
 
 TEST(JitKernels, OddRangesTouchOnlyTheirEvents) {

@@ -57,6 +57,16 @@ struct ReductionLayout {
     std::size_t output_pointers = 0;
 };
 
+/// Bytes ahead of each vector load that insert_prefetches prefetches: four cache lines, 32
+/// events of a double column (measured on the K-matrix benchmark: 16 to 128 events ahead all
+/// help out of cache, 24-32 most; bench/README.md).
+inline constexpr std::size_t kPrefetchBytes = 256;
+
+/// Puts a prefetch of address + `bytes_ahead` before every vector load in `fn`'s vectorised
+/// loop (a block that branches back to itself); returns how many it inserted (0 when the loop
+/// did not vectorise). Values are unchanged: a prefetch only moves cache lines.
+std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead);
+
 /// Appends the fused reduction `spec` (the ReductionFn ABI of include/laddu/jit/jit.hpp) to
 /// `module`: it calls the kernel `layout.kernel_name` (declared here, resolved in the kernel's
 /// JIT instance) on blocks of events that stay in cache and sums their outputs in explicit

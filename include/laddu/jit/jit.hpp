@@ -184,6 +184,10 @@ public:
     /// True when the optimiser vectorised the event loop (the code holds vector arithmetic).
     [[nodiscard]] bool vectorized() const noexcept { return vectorized_; }
 
+    /// The input streams the vectorised event loop prefetches ahead of its loads (one per
+    /// vector load of a column part; 0 when the loop did not vectorise).
+    [[nodiscard]] std::size_t prefetched_streams() const noexcept { return prefetched_streams_; }
+
     /// The module that owns the code; kernels that compare equal share it.
     [[nodiscard]] const std::shared_ptr<const JitModule>& module() const noexcept {
         return module_;
@@ -207,6 +211,7 @@ private:
     std::size_t output_pointers_ = 0;
     std::size_t llvm_instructions_ = 0;
     bool vectorized_ = false;
+    std::size_t prefetched_streams_ = 0;
 };
 
 /// Compiles `program` for `precision` over `inputs` columns, or returns the kernel compiled
