@@ -89,7 +89,14 @@ ValueId Emitter::neg(ValueId a) {
 }
 
 ValueId Emitter::conj(ValueId a) {
-    return is_real(a) ? a : builder_.unary(OpCode::kConj, a);
+    if (is_real(a)) {
+        return a;
+    }
+    // The conjugate of a constant is exact: keep it a constant, so that later folds see it.
+    if (const ir::Instruction& inst = builder_.program().at(a); inst.op == OpCode::kConstComplex) {
+        return complex_constant(inst.re, -inst.im);
+    }
+    return builder_.unary(OpCode::kConj, a);
 }
 
 ValueId Emitter::re(ValueId a) {

@@ -1,4 +1,5 @@
 // The autodiff API: errors, output layout, sparsity, invariance, accumulation, Auto.
+#include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -147,6 +148,29 @@ TEST(Gradient, ComponentsOfRealAndComplexRoots) {
     EXPECT_EQ(g[1], Complex(0.3, 0.9));                      // d/dp0 = A
     EXPECT_EQ(g[2], Complex(0.0, 1.0) * Complex(0.3, 0.9));  // d/dp1 = i·A
     EXPECT_TRUE(testing::gradients_agree(complex_root, params, events));
+}
+
+TEST(Gradient, TheImaginaryPartOfACouplingTakesTheAdjointsImaginaryPart) {
+    // Re(ȳ · -i) = Im(ȳ): the reverse sweep reads the part, it multiplies nothing by ±i (a
+    // complex product by (0, ±1) per coupling and event, where a part costs nothing).
+    const ir::Program sum = coherent_sum(4);
+    const ir::Program gradient = reverse(sum);
+    for (const ir::Instruction& inst : gradient.instructions) {
+        if (inst.op != OpCode::kMul) {
+            continue;
+        }
+        for (const ValueId operand : gradient.operands_of(inst)) {
+            const ir::Instruction& o = gradient.at(operand);
+            EXPECT_FALSE(o.op == OpCode::kConstComplex && o.re == 0.0 && std::abs(o.im) == 1.0)
+                << "a product by (0, " << o.im << ")";
+        }
+    }
+    EXPECT_EQ(count_op(gradient, OpCode::kImag), 4U);
+    const std::vector<double> params{0.4, -0.7, 1.1, 0.2, -0.3, 0.9, 0.5, -1.2};
+    const std::vector<testing::Event> events{
+        {Complex(0.3, 0.9), Complex(-1.1, 0.2), Complex(0.7, -0.4), Complex(0.05, 1.3)},
+        {Complex(-0.6, 0.1), Complex(0.8, 0.8), Complex(-0.2, -0.9), Complex(1.4, 0.3)}};
+    EXPECT_TRUE(testing::gradients_agree(sum, params, events));
 }
 
 TEST(Gradient, AutoPicksReverseWhenManyParametersFeedAChain) {

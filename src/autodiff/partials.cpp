@@ -266,6 +266,21 @@ Term apply_reverse(Emitter& e, const Partial& partial, Term coefficient, ValueId
     case Form::kLinear:
     case Form::kRealPart:
     case Form::kImagPart:
+        if (operand_kind == ir::ValueKind::kReal && coefficient) {
+            // Re(ȳ · ±i) = ∓Im(ȳ): the adjoint of the imaginary part of complex(a, b) and of
+            // every Im(). The product would spend two multiplies (by 0 and by ±1) and an add
+            // per event and parameter on it; this is the same value except for the sign of a
+            // zero, and a non-finite Re(ȳ), which the product would spread to it.
+            for (const double sign : {1.0, -1.0}) {
+                if (e.is_constant(*coefficient, 0.0, sign)) {
+                    const Term im = e.im(adjoint);
+                    if (!im) {
+                        return std::nullopt;  // a Real ȳ: Re(ȳ · ±i) = 0
+                    }
+                    return sign > 0.0 ? e.neg(*im) : *im;
+                }
+            }
+        }
         contribution = coefficient ? e.mul(adjoint, *coefficient) : adjoint;
         break;
     }
