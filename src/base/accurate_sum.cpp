@@ -1,11 +1,14 @@
-// LaneSum's lane loops. They are compiled with -ffp-contract=off (src/base/CMakeLists.txt): a
-// product fused into the TwoSum that follows it would change the bits, and would make the
-// AVX2 and AVX-512 versions below (which have FMA) disagree with the baseline one.
+// LaneSum's lane loops. They are compiled with -ffp-contract=off (src/base/CMakeLists.txt): the
+// only fused operations are the explicit std::fma of a run, so the AVX2 and AVX-512 versions
+// below (which have FMA) and the baseline one (where std::fma is glibc's correctly rounded
+// fma) give the same bits.
+#include <cmath>
+
 #include <laddu/base/accurate_sum.hpp>
 
 // GCC's function multiversioning: one copy per x86-64 level, chosen by an ifunc resolver when
 // the program loads, so a default (baseline x86-64) build still sums 8 lanes per instruction on
-// AVX-512 hosts. TwoSum is exact IEEE arithmetic, so every copy gives the same bits.
+// AVX-512 hosts. fma is correctly rounded and TwoSum exact, so every copy gives the same bits.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define LADDU_LANE_CLONES                                                                          \
     __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -17,36 +20,46 @@ namespace laddu::detail {
 
 namespace {
 
-inline void add_to(double& s, double& c, double x) noexcept {
-    const TwoSumResult r = two_sum(s, x);
+constexpr std::size_t kRunTerms = kSumLanes * kSumRun;
+
+// A run's partial p enters the lane's Sum2 pair.
+inline void close_run(double& s, double& c, double& p) noexcept {
+    const TwoSumResult r = two_sum(s, p);
     s = r.sum;
     c += r.error;
+    p = 0.0;
 }
 
 }  // namespace
 
-// Terms a[i] (b null) or a[i] · b[i], for i < n with n a multiple of kSumLanes, term i into
-// lane i % kSumLanes. The lanes live in locals, which the terms cannot alias, so they stay in
-// vector registers.
-LADDU_LANE_CLONES void lane_blocks(double* sum, double* compensation, const double* a,
-                                   const double* b, std::size_t n) noexcept {
+// Whole runs: terms a[i] (b null) or a[i] · b[i], for i < n with n a multiple of kRunTerms,
+// term i into lane i % kSumLanes. The lanes live in locals, which the terms cannot alias, so
+// they stay in vector registers.
+LADDU_LANE_CLONES void lane_runs(double* sum, double* compensation, const double* a,
+                                 const double* b, std::size_t n) noexcept {
     double s[kSumLanes];
     double c[kSumLanes];
+    double p[kSumLanes] = {};
     for (std::size_t l = 0; l < kSumLanes; ++l) {
         s[l] = sum[l];
         c[l] = compensation[l];
     }
-    if (b == nullptr) {
-        for (std::size_t i = 0; i < n; i += kSumLanes) {
-            for (std::size_t l = 0; l < kSumLanes; ++l) {
-                add_to(s[l], c[l], a[i + l]);
+    for (std::size_t run = 0; run < n; run += kRunTerms) {
+        if (b == nullptr) {
+            for (std::size_t i = run; i < run + kRunTerms; i += kSumLanes) {
+                for (std::size_t l = 0; l < kSumLanes; ++l) {
+                    p[l] += a[i + l];
+                }
+            }
+        } else {
+            for (std::size_t i = run; i < run + kRunTerms; i += kSumLanes) {
+                for (std::size_t l = 0; l < kSumLanes; ++l) {
+                    p[l] = std::fma(a[i + l], b[i + l], p[l]);
+                }
             }
         }
-    } else {
-        for (std::size_t i = 0; i < n; i += kSumLanes) {
-            for (std::size_t l = 0; l < kSumLanes; ++l) {
-                add_to(s[l], c[l], a[i + l] * b[i + l]);
-            }
+        for (std::size_t l = 0; l < kSumLanes; ++l) {
+            close_run(s[l], c[l], p[l]);
         }
     }
     for (std::size_t l = 0; l < kSumLanes; ++l) {
@@ -68,23 +81,30 @@ void LaneSum::push_products(std::span<const double> a, std::span<const double> b
 }
 
 void LaneSum::push_terms(const double* a, const double* b, std::size_t n) noexcept {
-    auto term = [a, b](std::size_t i) {
-        return b == nullptr ? a[i] : a[i] * b[i];
+    constexpr std::size_t kRunTerms = kSumLanes * kSumRun;
+    // One term into its lane's open run, closing every lane's run after the 64th.
+    auto add = [&](std::size_t i) {
+        const std::size_t lane = count_ % kSumLanes;
+        run_[lane] = b == nullptr ? run_[lane] + a[i] : std::fma(a[i], b[i], run_[lane]);
+        if (++count_ == kRunTerms) {
+            count_ = 0;
+            for (std::size_t l = 0; l < kSumLanes; ++l) {
+                detail::close_run(sum_[l], compensation_[l], run_[l]);
+            }
+        }
     };
     std::size_t i = 0;
-    // Finish the lane block a previous push left open, so term i still goes to lane i % L.
-    for (; next_lane_ != 0 && i < n; ++i) {
-        detail::add_to(sum_[next_lane_], compensation_[next_lane_], term(i));
-        next_lane_ = (next_lane_ + 1) % kSumLanes;
+    // Finish the run a previous push left open, so that term k still goes where k says.
+    for (; count_ != 0 && i < n; ++i) {
+        add(i);
     }
-    const std::size_t blocks = (n - i) / kSumLanes * kSumLanes;
-    if (blocks > 0) {
-        detail::lane_blocks(sum_, compensation_, a + i, b == nullptr ? nullptr : b + i, blocks);
-        i += blocks;
+    const std::size_t whole = (n - i) / kRunTerms * kRunTerms;
+    if (whole > 0) {
+        detail::lane_runs(sum_, compensation_, a + i, b == nullptr ? nullptr : b + i, whole);
+        i += whole;
     }
     for (; i < n; ++i) {
-        detail::add_to(sum_[next_lane_], compensation_[next_lane_], term(i));
-        ++next_lane_;
+        add(i);
     }
 }
 

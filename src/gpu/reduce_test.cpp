@@ -92,7 +92,8 @@ Lanes device_lanes(const Kernel& kernel, const Data& d, std::size_t begin, std::
     return out;
 }
 
-// The same lanes from run()'s outputs, by one scalar TwoSum chain per lane.
+// The same lanes from run()'s outputs, by one scalar chain per lane: runs of kSumRun terms
+// added by fma, each closed into the lane by TwoSum.
 Lanes host_lanes(const Kernel& kernel, const Data& d, std::size_t begin, std::size_t count,
                  const Reduction& reduction) {
     const ir::Program& program = kernel.program();
@@ -110,6 +111,21 @@ Lanes host_lanes(const Kernel& kernel, const Data& d, std::size_t begin, std::si
     for (std::size_t c = 0; c < chunks; ++c) {
         const std::size_t first = c * reduction.chunk_events;
         const std::size_t end = std::min(first + reduction.chunk_events, count);
+        std::vector<double> runs(reduction.sums * kSumLanes, 0.0);
+        const auto close_runs = [&] {
+            for (std::size_t j = 0; j < reduction.sums; ++j) {
+                for (std::size_t lane = 0; lane < kSumLanes; ++lane) {
+                    double& s = want.lanes[((c * reduction.sums + j) * 2 * kSumLanes) + lane];
+                    double& e =
+                        want.lanes[((c * reduction.sums + j) * 2 * kSumLanes) + kSumLanes + lane];
+                    double& p = runs[(j * kSumLanes) + lane];
+                    const TwoSumResult r = two_sum(s, p);
+                    s = r.sum;
+                    e += r.error;
+                    p = 0.0;
+                }
+            }
+        };
         for (std::size_t i = first; i < end; ++i) {
             const double v = re[0][i];
             const double w = d.weights[begin + i];
@@ -118,7 +134,8 @@ Lanes host_lanes(const Kernel& kernel, const Data& d, std::size_t begin, std::si
             }
             const std::size_t lane = (i - first) % kSumLanes;
             for (std::size_t j = 0; j < reduction.sums; ++j) {
-                double term = 0.0;
+                double a = 0.0;
+                double b = 0.0;
                 const bool log = reduction.term == ReductionTerm::kLog ||
                                  reduction.term == ReductionTerm::kLogFloat;
                 if (j == 0) {
@@ -129,19 +146,20 @@ Lanes host_lanes(const Kernel& kernel, const Data& d, std::size_t begin, std::si
                         const auto narrow = static_cast<double>(static_cast<float>(v));
                         t = static_cast<double>(static_cast<float>(log_positive(narrow)));
                     }
-                    term = w * t;
+                    a = w;
+                    b = t;
                 } else {
-                    const double scale = log ? w * (1.0 / v) : w;
-                    term = scale * re[j][i];
+                    a = log ? w * (1.0 / v) : w;
+                    b = re[j][i];
                 }
-                double& s = want.lanes[((c * reduction.sums + j) * 2 * kSumLanes) + lane];
-                double& e =
-                    want.lanes[((c * reduction.sums + j) * 2 * kSumLanes) + kSumLanes + lane];
-                const TwoSumResult r = two_sum(s, term);
-                s = r.sum;
-                e += r.error;
+                double& p = runs[(j * kSumLanes) + lane];
+                p = std::fma(a, b, p);
+            }
+            if ((i - first + 1) % (kSumLanes * kSumRun) == 0) {
+                close_runs();
             }
         }
+        close_runs();
     }
     return want;
 }

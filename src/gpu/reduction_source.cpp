@@ -1,11 +1,12 @@
 // The third kernel of a program's OpenCL source, laddu_reduce: the runtime's chunk reductions
 // (runtime/reduce.cpp, reduce_gradient.cpp) on the device, over the outputs laddu_kernel has
 // just written there. Work-item g sums lane g % 8 of chunk g / 8, so every lane is one
-// sequential, fixed chain of TwoSum steps over events lane, lane + 8, ... of its chunk: the
-// (sum, compensation) pairs are those of a laddu::LaneSum over the same terms, bit for bit,
-// whatever the work-group size or the order in which the device schedules work-items. The log
-// is laddu::log_positive (base/log_positive.cpp) operation for operation, and the source's
-// FP_CONTRACT OFF keeps every product rounded on its own, as on the host.
+// sequential, fixed chain over events lane, lane + 8, ... of its chunk: runs of kSumRun terms
+// added by fma, each closed by a TwoSum step. The (sum, compensation) pairs are those of a
+// laddu::LaneSum over the same terms, bit for bit, whatever the work-group size or the order in
+// which the device schedules work-items (a chunk is a whole number of runs). The log is
+// laddu::log_positive (base/log_positive.cpp) operation for operation, and the source's
+// FP_CONTRACT OFF keeps every other product rounded on its own, as on the host.
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -89,11 +90,11 @@ std::string reduction_kernel(const ir::Program& program) {
     std::string gradient;
     for (std::size_t j = 1; j < outputs; ++j) {
         gradient += fmt::format(
-            "            if (sums > {0}) laddu_two_sum(&s[{0}], &c[{0}], scale * out{0}r[i]);\n",
-            j);
+            "            if (sums > {0}) p[{0}] = fma(scale, out{0}r[i], p[{0}]);\n", j);
     }
     constexpr std::size_t kLanes = kSumLanes;
-    return log_positive_source() + fmt::format(R"CL(
+    return log_positive_source() +
+           fmt::format(R"CL(
 // term: 0 Σ w v, 1 the same with 0 < v < inf checked, 2 Σ w log v (checked), 3 the same with
 // the log of the float value rounded to float (laddu::log_positive_f32); sums > 1 adds
 // Σ w T'(v) out_j for j < sums, T' = 1 / v for the logs (rounded as w * (1 / v)).
@@ -113,11 +114,14 @@ __kernel void laddu_reduce(
     const long end = min(chunk * chunk_events + chunk_events, count);
     double s[{outputs}];
     double c[{outputs}];
+    double p[{outputs}];
     for (int j = 0; j < {outputs}; ++j) {{
         s[j] = 0.0;
         c[j] = 0.0;
+        p[j] = 0.0;
     }}
     int failed = 0;
+    int in_run = 0;
     for (long i = chunk * chunk_events + lane; i < end; i += {lanes}) {{
         const double v = out0r[i];
         const double w = weights[begin + i];
@@ -125,22 +129,29 @@ __kernel void laddu_reduce(
         const double t = term == 2   ? laddu_log_positive(v)
                          : term == 3 ? (double)(float)laddu_log_positive((double)(float)v)
                                      : v;
-        laddu_two_sum(&s[0], &c[0], w * t);
+        p[0] = fma(w, t, p[0]);
         if (sums > 1) {{
             const double scale = term >= 2 ? w * (1.0 / v) : w;
 {gradient}        }}
+        if (++in_run == {run}) {{
+            in_run = 0;
+            for (int j = 0; j < sums; ++j) {{
+                laddu_two_sum(&s[j], &c[j], p[j]);
+                p[j] = 0.0;
+            }}
+        }}
     }}
     for (int j = 0; j < sums; ++j) {{
+        laddu_two_sum(&s[j], &c[j], p[j]);
         lanes[(chunk * sums + j) * {pair} + lane] = s[j];
         lanes[(chunk * sums + j) * {pair} + {lanes} + lane] = c[j];
     }}
     bad[g] = failed;
 }}
 )CL",
-                                               fmt::arg("args", args), fmt::arg("lanes", kLanes),
-                                               fmt::arg("pair", 2 * kLanes),
-                                               fmt::arg("outputs", outputs),
-                                               fmt::arg("gradient", gradient));
+                       fmt::arg("args", args), fmt::arg("lanes", kLanes),
+                       fmt::arg("pair", 2 * kLanes), fmt::arg("run", kSumRun),
+                       fmt::arg("outputs", outputs), fmt::arg("gradient", gradient));
 }
 
 }  // namespace laddu::gpu::detail

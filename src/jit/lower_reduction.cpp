@@ -4,9 +4,9 @@
 // in explicit <8 x double> code. The kernel is called, not recompiled or inlined, so a
 // reduction compiles in a few milliseconds, and only the specs a run uses are compiled (one
 // function for every term was measured: it doubled the kernels' compile time). No optimisation
-// pipeline runs on it (the loop vectoriser cannot vectorise a TwoSum recurrence, and these
-// loops are vector code already). The sums come out bit-identical to laddu::LaneSum over the
-// kernel's outputs: the same terms, the same lanes, the same operations, nothing contracted.
+// pipeline runs on it (these loops are vector code already). The sums come out bit-identical
+// to laddu::LaneSum over the kernel's outputs: the same terms, the same lanes and runs, the same
+// fused multiply-adds and TwoSums, nothing else contracted.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -25,6 +25,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include <laddu/base/accurate_sum.hpp>
 #include <laddu/base/log_positive.hpp>
 
 #include "lower.hpp"
@@ -40,12 +41,17 @@ constexpr std::size_t kBlockBytes = std::size_t{64} * 1024;
 constexpr std::size_t kMinBlock = 64;
 constexpr std::size_t kMaxBlock = 1024;
 
+// Events of one run of every lane (laddu::LaneSum): runs start at multiples of this from the
+// first event of the range, so blocks, which are multiples of it, never split one.
+constexpr std::size_t kRunEvents = kReductionLanes * kSumRun;
+static_assert(kReductionLanes == kSumLanes, "the JIT's lanes are LaneSum's");
+
 // Events per block over a kernel with `output_pointers` output columns: kBlockBytes of outputs,
-// a multiple of kReductionLanes.
+// a multiple of kRunEvents.
 std::size_t reduction_block(std::size_t output_pointers) noexcept {
     const std::size_t fits =
         kBlockBytes / (sizeof(double) * std::max<std::size_t>(1, output_pointers));
-    const std::size_t block = fits / kReductionLanes * kReductionLanes;
+    const std::size_t block = fits / kRunEvents * kRunEvents;
     return std::clamp(block, kMinBlock, kMaxBlock);
 }
 
@@ -62,14 +68,19 @@ public:
 private:
     void begin_function();
     void emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to);
-    void accumulate(llvm::Value* sum, llvm::Value* term, llvm::Value* mask);
-    std::pair<llvm::Value*, llvm::Value*> two_sum(llvm::Value* s, llvm::Value* c, llvm::Value* term,
-                                                  llvm::Value* mask);
+    void close_value_run(llvm::Value* run);
+    std::pair<llvm::Value*, llvm::Value*> two_sum(llvm::Value* s, llvm::Value* c,
+                                                  llvm::Value* term);
+
+    llvm::Value* fma(llvm::Value* a, llvm::Value* b, llvm::Value* c) {
+        return b_.CreateIntrinsic(llvm::Intrinsic::fma, {vec_}, {a, b, c});
+    }
+
     void emit_gradient_sums(llvm::BasicBlock* from, llvm::BasicBlock* to);
     llvm::BasicBlock* emit_sum_loop(llvm::BasicBlock* from, std::size_t first, std::size_t end,
                                     std::size_t width);
     llvm::Value* lane_mask(llvm::Value* group);
-    llvm::Value* value_term(llvm::Value* v, llvm::Value* w);
+    llvm::Value* value_term(llvm::Value* v);
     llvm::Value* log_positive(llvm::Value* x);
 
     llvm::Value* splat(double value) { return llvm::ConstantFP::get(vec_, value); }
@@ -199,16 +210,21 @@ llvm::Value* ReductionLowerer::lane_mask(llvm::Value* group) {
 }
 
 // The group loop, entered from `from` and left to `to`: events begin + g .. begin + g + 7 of
-// the block into lanes 0 .. 7 of the value sum, and their gradient scales into scales_; then
-// the gradient sums (emit_gradient_sums).
+// the block into lanes 0 .. 7 of the value sum's run (closed into the lanes every kRunEvents
+// events and at the block's end), and their gradient scales into scales_, zero in lanes past
+// the block's events; then the gradient sums (emit_gradient_sums).
 void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to) {
     const ReductionTerm term = spec_.term;
     llvm::BasicBlock* groups = llvm::BasicBlock::Create(ctx_, "groups", fn_);
+    llvm::BasicBlock* close = llvm::BasicBlock::Create(ctx_, "groups.close", fn_);
+    llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "groups.latch", fn_);
     b_.SetInsertPoint(from);
     b_.CreateBr(groups);
     b_.SetInsertPoint(groups);
     llvm::PHINode* group = b_.CreatePHI(i64_, 2, "g");
     group->addIncoming(i64(0), from);
+    llvm::PHINode* run = b_.CreatePHI(vec_, 2, "run");
+    run->addIncoming(splat(0.0), from);
 
     llvm::Value* mask = lane_mask(group);
     llvm::Value* v = b_.CreateAlignedLoad(
@@ -231,16 +247,34 @@ void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to)
             b_.CreateOr(b_.CreateLoad(b_.getInt32Ty(), bad_), b_.CreateZExt(bad, b_.getInt32Ty())),
             bad_);
     }
-    accumulate(i64(0), value_term(v, w), mask);
+    // Lanes past the block's events keep their run: their v may be anything (log(0) is -inf).
+    llvm::Value* added = b_.CreateSelect(mask, fma(w, value_term(v), run), run);
     if (spec_.sums > 1) {
-        // The gradient scale, rounded as the runtime rounds it: w · (1 / v), not w / v.
+        // The gradient scale, rounded as the runtime rounds it: w · (1 / v), not w / v. Zero
+        // past the events, where fma(0, out_j, run) leaves a run as it is (out_j there is a
+        // number the kernel wrote for an earlier event, or the zeroed buffer's).
         const bool log = term == ReductionTerm::kLog || term == ReductionTerm::kLogFloat;
         llvm::Value* scale = log ? b_.CreateFMul(w, b_.CreateFDiv(splat(1.0), v)) : w;
-        b_.CreateAlignedStore(scale, b_.CreateInBoundsGEP(f64_, scales_, group), llvm::Align(64));
+        b_.CreateAlignedStore(b_.CreateSelect(mask, scale, splat(0.0)),
+                              b_.CreateInBoundsGEP(f64_, scales_, group), llvm::Align(64));
     }
-
     llvm::Value* next_group = b_.CreateAdd(group, i64(kReductionLanes));
-    group->addIncoming(next_group, b_.GetInsertBlock());
+    llvm::Value* run_ends =
+        b_.CreateOr(b_.CreateICmpEQ(b_.CreateURem(next_group, i64(kRunEvents)), i64(0)),
+                    b_.CreateICmpSGE(next_group, n_));
+    llvm::BasicBlock* body_end = b_.GetInsertBlock();
+    b_.CreateCondBr(run_ends, close, latch);
+
+    b_.SetInsertPoint(close);
+    close_value_run(added);
+    b_.CreateBr(latch);
+
+    b_.SetInsertPoint(latch);
+    llvm::PHINode* carried = b_.CreatePHI(vec_, 2, "run.next");
+    carried->addIncoming(added, body_end);
+    carried->addIncoming(splat(0.0), close);
+    group->addIncoming(next_group, latch);
+    run->addIncoming(carried, latch);
     if (spec_.sums < 2) {
         b_.CreateCondBr(b_.CreateICmpSLT(next_group, n_), groups, to);
         return;
@@ -251,12 +285,12 @@ void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to)
 }
 
 // Gradient sums j = 1 .. sums - 1, kInterleave at a time (then one at a time for the rest),
-// each over the block's groups with its lanes in registers: sum j's terms scale · out_j meet
-// its lanes in the order the events come, as in LaneSum, and its column is read front to back.
-// A sum's TwoSum chain carries one add and one masked move per group (4-5 cycles), so one
-// chain alone leaves the vector units idle; kInterleave independent chains fill them. A loop
-// over j, not a copy of the body per sum: the code stays the same size for any number of
-// parameters (unrolled, 35 sums took 25 ms to compile).
+// each over the block's runs with its lanes in registers: within a run, sum j's terms
+// scale · out_j meet its run partial by fma in the order the events come, and each run closes
+// into the lanes by TwoSum, as in LaneSum; the column is read front to back. kInterleave
+// independent chains fill the vector units, where one fma chain alone would wait on its
+// latency. A loop over j, not a copy of the body per sum: the code stays the same size for any
+// number of parameters (unrolled, 35 sums took 25 ms to compile).
 void ReductionLowerer::emit_gradient_sums(llvm::BasicBlock* from, llvm::BasicBlock* to) {
     constexpr std::size_t kInterleave = 4;
     const std::size_t gradients = spec_.sums - 1;
@@ -273,16 +307,19 @@ void ReductionLowerer::emit_gradient_sums(llvm::BasicBlock* from, llvm::BasicBlo
 }
 
 // Sums first .. end - 1 (end - first a multiple of `width`), `width` of them per pass over the
-// groups; entered from `from`, returns the block it leaves to (empty, for the caller to end).
+// block; entered from `from`, returns the block it leaves to (empty, for the caller to end).
 llvm::BasicBlock* ReductionLowerer::emit_sum_loop(llvm::BasicBlock* from, std::size_t first,
                                                   std::size_t end, std::size_t width) {
     llvm::BasicBlock* sums = llvm::BasicBlock::Create(ctx_, "sums", fn_);
+    llvm::BasicBlock* runs = llvm::BasicBlock::Create(ctx_, "sums.runs", fn_);
     llvm::BasicBlock* terms = llvm::BasicBlock::Create(ctx_, "sums.terms", fn_);
+    llvm::BasicBlock* run_end = llvm::BasicBlock::Create(ctx_, "sums.run_end", fn_);
     llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "sums.latch", fn_);
     llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "sums.exit", fn_);
     b_.SetInsertPoint(from);
     b_.CreateBr(sums);
 
+    // Per pass: the sums' lanes from memory and their columns.
     b_.SetInsertPoint(sums);
     llvm::PHINode* j = b_.CreatePHI(i64_, 2, "j");
     j->addIncoming(i64(first), from);
@@ -302,11 +339,12 @@ llvm::BasicBlock* ReductionLowerer::emit_sum_loop(llvm::BasicBlock* from, std::s
             f64_, buffer_,
             b_.CreateMul(b_.CreateAdd(sum, i64(layout_.output_column[1] - 1)), i64(block_)));
     }
-    b_.CreateBr(terms);
+    b_.CreateBr(runs);
 
-    b_.SetInsertPoint(terms);
-    llvm::PHINode* group = b_.CreatePHI(i64_, 2, "g");
-    group->addIncoming(i64(0), sums);
+    // Per run: the lanes carried from run to run.
+    b_.SetInsertPoint(runs);
+    llvm::PHINode* run_begin = b_.CreatePHI(i64_, 2, "r");
+    run_begin->addIncoming(i64(0), sums);
     std::vector<llvm::PHINode*> s(width);
     std::vector<llvm::PHINode*> c(width);
     for (std::size_t k = 0; k < width; ++k) {
@@ -315,21 +353,44 @@ llvm::BasicBlock* ReductionLowerer::emit_sum_loop(llvm::BasicBlock* from, std::s
         s[k]->addIncoming(s0[k], sums);
         c[k]->addIncoming(c0[k], sums);
     }
+    llvm::Value* run_stop = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin,
+                                                     b_.CreateAdd(run_begin, i64(kRunEvents)), n_);
+    b_.CreateBr(terms);
+
+    // Per group: scale · out_j into the runs' partials.
+    b_.SetInsertPoint(terms);
+    llvm::PHINode* group = b_.CreatePHI(i64_, 2, "g");
+    group->addIncoming(run_begin, runs);
+    std::vector<llvm::PHINode*> partial(width);
+    for (std::size_t k = 0; k < width; ++k) {
+        partial[k] = b_.CreatePHI(vec_, 2, "p");
+        partial[k]->addIncoming(splat(0.0), runs);
+    }
     llvm::Value* scale =
         b_.CreateAlignedLoad(vec_, b_.CreateInBoundsGEP(f64_, scales_, group), llvm::Align(64));
-    llvm::Value* mask = lane_mask(group);
-    std::vector<llvm::Value*> s1(width);
-    std::vector<llvm::Value*> c1(width);
+    std::vector<llvm::Value*> added(width);
     for (std::size_t k = 0; k < width; ++k) {
         llvm::Value* g = b_.CreateAlignedLoad(vec_, b_.CreateInBoundsGEP(f64_, column[k], group),
                                               llvm::Align(64));
-        std::tie(s1[k], c1[k]) = two_sum(s[k], c[k], b_.CreateFMul(scale, g), mask);
-        s[k]->addIncoming(s1[k], terms);
-        c[k]->addIncoming(c1[k], terms);
+        added[k] = fma(scale, g, partial[k]);
+        partial[k]->addIncoming(added[k], terms);
     }
     llvm::Value* next_group = b_.CreateAdd(group, i64(kReductionLanes));
     group->addIncoming(next_group, terms);
-    b_.CreateCondBr(b_.CreateICmpSLT(next_group, n_), terms, latch);
+    b_.CreateCondBr(b_.CreateICmpSLT(next_group, run_stop), terms, run_end);
+
+    // The runs close into the lanes.
+    b_.SetInsertPoint(run_end);
+    std::vector<llvm::Value*> s1(width);
+    std::vector<llvm::Value*> c1(width);
+    for (std::size_t k = 0; k < width; ++k) {
+        std::tie(s1[k], c1[k]) = two_sum(s[k], c[k], added[k]);
+        s[k]->addIncoming(s1[k], run_end);
+        c[k]->addIncoming(c1[k], run_end);
+    }
+    llvm::Value* next_run = b_.CreateAdd(run_begin, i64(kRunEvents));
+    run_begin->addIncoming(next_run, run_end);
+    b_.CreateCondBr(b_.CreateICmpSLT(next_run, n_), runs, latch);
 
     b_.SetInsertPoint(latch);
     for (std::size_t k = 0; k < width; ++k) {
@@ -342,19 +403,19 @@ llvm::BasicBlock* ReductionLowerer::emit_sum_loop(llvm::BasicBlock* from, std::s
     return exit;
 }
 
-llvm::Value* ReductionLowerer::value_term(llvm::Value* v, llvm::Value* w) {
+llvm::Value* ReductionLowerer::value_term(llvm::Value* v) {
     switch (spec_.term) {
     case ReductionTerm::kReal:
     case ReductionTerm::kPositive:
-        return b_.CreateFMul(w, v);
+        return v;
     case ReductionTerm::kLog:
-        return b_.CreateFMul(w, log_positive(v));
+        return log_positive(v);
     case ReductionTerm::kLogFloat: {
         // laddu::log_positive_f32: the double log of the float value, rounded to float.
         auto* floats = llvm::FixedVectorType::get(b_.getFloatTy(), kReductionLanes);
         llvm::Value* narrow = b_.CreateFPExt(b_.CreateFPTrunc(v, floats), vec_);
         llvm::Value* log = b_.CreateFPTrunc(log_positive(narrow), floats);
-        return b_.CreateFMul(w, b_.CreateFPExt(log, vec_));
+        return b_.CreateFPExt(log, vec_);
     }
     }
     return v;
@@ -412,26 +473,24 @@ llvm::Value* ReductionLowerer::log_positive(llvm::Value* x) {
     return b_.CreateSelect(wide, away, near);
 }
 
-// TwoSum of lane sums s and terms x (base/accurate_sum.hpp's two_sum(s, x), then c += error),
-// in the lanes the mask selects; the others keep their state. Returns the new {s, c}.
-std::pair<llvm::Value*, llvm::Value*>
-ReductionLowerer::two_sum(llvm::Value* s, llvm::Value* c, llvm::Value* term, llvm::Value* mask) {
+// TwoSum of lane sums s and terms x (base/accurate_sum.hpp's two_sum(s, x), then c += error).
+// Returns the new {s, c}.
+std::pair<llvm::Value*, llvm::Value*> ReductionLowerer::two_sum(llvm::Value* s, llvm::Value* c,
+                                                                llvm::Value* term) {
     llvm::Value* total = b_.CreateFAdd(s, term);
     llvm::Value* term_virtual = b_.CreateFSub(total, s);
     llvm::Value* s_virtual = b_.CreateFSub(total, term_virtual);
     llvm::Value* error =
         b_.CreateFAdd(b_.CreateFSub(s, s_virtual), b_.CreateFSub(term, term_virtual));
-    llvm::Value* compensation = b_.CreateFAdd(c, error);
-    return {b_.CreateSelect(mask, total, s), b_.CreateSelect(mask, compensation, c)};
+    return {total, b_.CreateFAdd(c, error)};
 }
 
-// two_sum on sum `sum`'s lanes in memory.
-void ReductionLowerer::accumulate(llvm::Value* sum, llvm::Value* term, llvm::Value* mask) {
-    llvm::Value* s_at =
-        b_.CreateInBoundsGEP(f64_, fn_->getArg(4), b_.CreateMul(sum, i64(2 * kReductionLanes)));
+// The value sum's run partials close into its lanes in memory (sum 0 of the lane array).
+void ReductionLowerer::close_value_run(llvm::Value* run) {
+    llvm::Value* s_at = fn_->getArg(4);
     llvm::Value* c_at = b_.CreateConstInBoundsGEP1_64(f64_, s_at, kReductionLanes);
     const auto [s, c] = two_sum(b_.CreateAlignedLoad(vec_, s_at, llvm::Align(8)),
-                                b_.CreateAlignedLoad(vec_, c_at, llvm::Align(8)), term, mask);
+                                b_.CreateAlignedLoad(vec_, c_at, llvm::Align(8)), run);
     b_.CreateAlignedStore(s, s_at, llvm::Align(8));
     b_.CreateAlignedStore(c, c_at, llvm::Align(8));
 }

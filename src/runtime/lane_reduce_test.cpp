@@ -116,12 +116,14 @@ TEST(LaneReduce, GradientPartialsAreLaneSumsAndTheValueMatchesReduce) {
     for (std::size_t c = 0; c < got.values.size(); ++c) {
         EXPECT_EQ(bits(got.values[c]), bits(values[c])) << "chunk " << c;
         for (std::size_t k = 0; k < 2; ++k) {
+            // Each term scale · ∂v/∂θ_k enters its lane's run by fma, one push per event.
             LaneSum expected;
             for (std::size_t i = c * kReductionChunk;
                  i < std::min(kEvents, (c + 1) * kReductionChunk); ++i) {
                 const double scale = f.cache.weights()[i] * (1.0 / f.value(i));
-                const double term = scale * f.output(k + 1, i);
-                expected.push(std::span<const double>(&term, 1));
+                const double derivative = f.output(k + 1, i);
+                expected.push_products(std::span<const double>(&scale, 1),
+                                       std::span<const double>(&derivative, 1));
             }
             EXPECT_EQ(bits(got.gradients[c * 2 + k]), bits(expected.finish()))
                 << "chunk " << c << " parameter " << k;
