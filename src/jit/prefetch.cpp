@@ -66,9 +66,13 @@ std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead) {
         for (const auto& [load, address] : loads) {
             llvm::IRBuilder<> b(load);
             llvm::Value* ahead = b.CreateConstGEP1_64(b.getInt8Ty(), address, bytes_ahead);
-            // llvm.prefetch(address, read, locality 3 (keep in all levels), data cache)
+            // llvm.prefetch(address, read, locality 0, data cache): prefetchnta on x86. Each
+            // line is read once per pass, and the non-temporal hint keeps the streams from
+            // evicting what the loop reuses; on the K-matrix NLL at 1e6 events it beat
+            // locality 3 (prefetcht0) by 14 % for the value on 1 thread and 15 % on 2, and
+            // matched it at 1e4 events, whose cache stays in L2/L3 between calls.
             b.CreateIntrinsic(llvm::Intrinsic::prefetch, {b.getPtrTy()},
-                              {ahead, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
+                              {ahead, b.getInt32(0), b.getInt32(0), b.getInt32(1)});
             ++streams;
         }
     }
