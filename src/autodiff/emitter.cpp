@@ -74,6 +74,14 @@ ValueId Emitter::mul(ValueId a, ValueId b) {
     if (is_constant(b, -1.0) && is_real(b)) {
         return neg(a);
     }
+    // 2·x == x + x exactly (signed zeros, infinities and NaNs included), and an add runs on
+    // the vector units that multiplies and fused multiply-adds leave free: norm_sqr's partial.
+    if (is_constant(a, 2.0) && is_real(a)) {
+        return add(b, b);
+    }
+    if (is_constant(b, 2.0) && is_real(b)) {
+        return add(a, a);
+    }
     return builder_.binary(OpCode::kMul, a, b);
 }
 
