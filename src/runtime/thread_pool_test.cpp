@@ -1,7 +1,9 @@
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -37,6 +39,48 @@ TEST(ThreadPool, RunsEveryChunkExactlyOnce) {
             }
             EXPECT_LT(max_worker.load(), threads);
         }
+    }
+}
+
+TEST(ThreadPool, EveryChunkCountIsCoveredOnceWhateverTheShares) {
+    // Shares are [w n / W, (w + 1) n / W): counts below, at and above the worker count.
+    for (const std::size_t threads : {2U, 3U, 4U}) {
+        ThreadPool pool(threads);
+        for (std::size_t n = 1; n <= 17; ++n) {
+            std::vector<std::atomic<int>> hits(n);
+            pool.parallel_for_chunks(
+                n, [&](std::size_t chunk, std::size_t) { hits[chunk].fetch_add(1); });
+            for (std::size_t c = 0; c < n; ++c) {
+                ASSERT_EQ(hits[c].load(), 1) << threads << " threads, " << n << " chunks";
+            }
+        }
+    }
+}
+
+TEST(ThreadPool, AWorkerTakesItsOwnShareFirstAndTheOthersTakeASlowOnesRest) {
+    // The caller (worker 0) runs chunk 0 of its share first, and is slow on it; worker 1 runs
+    // its own share, chunks 8 .. 15, and then takes what is left of the caller's.
+    ThreadPool pool(2);
+    std::vector<std::size_t> ran_by(16, 99);
+    std::vector<std::size_t> order_of_worker1;
+    std::mutex mutex;
+    pool.parallel_for_chunks(16, [&](std::size_t chunk, std::size_t worker) {
+        if (chunk == 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+        const std::lock_guard lock(mutex);
+        ran_by[chunk] = worker;
+        if (worker == 1) {
+            order_of_worker1.push_back(chunk);
+        }
+    });
+    EXPECT_EQ(ran_by[0], 0U);
+    ASSERT_GE(order_of_worker1.size(), 9U);  // its 8 and at least one of the caller's
+    for (std::size_t k = 0; k < 8; ++k) {
+        EXPECT_EQ(order_of_worker1[k], 8 + k);
+    }
+    for (std::size_t k = 8; k < order_of_worker1.size(); ++k) {
+        EXPECT_LT(order_of_worker1[k], 8U);
     }
 }
 

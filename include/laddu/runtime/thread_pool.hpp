@@ -9,7 +9,11 @@
 // (kSpin) watching for the next before they sleep on a condition variable, and chunks are
 // claimed with one atomic increment each. A likelihood evaluated thousands of times in a row
 // then costs no thread wake-up per evaluation, which on a 10,000-event data set is as long as
-// the evaluation itself.
+// the evaluation itself. Worker w owns the contiguous share [w n / W, (w + 1) n / W) of a job's
+// n chunks and claims its own chunks first, in order, then the others' that are left: the same
+// events go to the same core call after call (its caches may still hold them; the K-matrix NLL
+// at 1e6 events on 2 threads was 10 % faster than with one shared counter), and a late or slow
+// worker's chunks are still taken by the rest.
 //
 // A pool holds at most kMaxThreads threads. When the system refuses a thread part way (a thread
 // or memory limit), the constructor stops and joins the threads it did start and throws
@@ -24,6 +28,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -65,6 +70,14 @@ private:
     void worker_loop(std::size_t worker);
     void stop_and_join() noexcept;
     void run_chunks(std::size_t worker);
+    /// The next unclaimed chunk of worker `owner`'s share, or n_chunks_ when none is left.
+    std::size_t claim(std::size_t owner) noexcept;
+
+    /// One worker's share of a job's chunks, [next, end), on a cache line of its own.
+    struct alignas(64) Share {
+        std::atomic<std::size_t> next{0};
+        std::size_t end = 0;
+    };
 
     std::vector<std::thread> workers_;
     std::mutex job_mutex_;  ///< held for a whole parallel_for_chunks(): one job at a time
@@ -73,7 +86,7 @@ private:
     std::condition_variable done_;
     const std::function<void(std::size_t, std::size_t)>* job_ = nullptr;
     std::size_t n_chunks_ = 0;
-    std::atomic<std::size_t> next_chunk_{0};
+    std::unique_ptr<Share[]> shares_;           ///< one per worker (size())
     std::atomic<std::uint64_t> generation_{0};  ///< bumped per job (and on stop)
     std::atomic<std::size_t> active_{0};        ///< workers still in the current job
     std::size_t error_chunk_ = 0;               ///< chunk of `error_`
