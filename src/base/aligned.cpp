@@ -4,6 +4,7 @@
 #include <laddu/base/aligned.hpp>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace laddu {
 
@@ -37,7 +38,7 @@ void* map_column(std::size_t bytes) {
     const auto address = reinterpret_cast<std::uintptr_t>(start);
     const std::size_t head = (kHugePage - (address % kHugePage)) % kHugePage;
     char* const block = start + head;
-    const std::size_t page = 4096;
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     const std::size_t kept = (bytes + page - 1) / page * page;
     if (head > 0) {
         ::munmap(start, head);
