@@ -2,6 +2,8 @@
 // only fused operations are the explicit std::fma of a run, so the AVX2 and AVX-512 versions
 // below (which have FMA) and the baseline one (where std::fma is glibc's correctly rounded
 // fma) give the same bits.
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <laddu/base/accurate_sum.hpp>
@@ -31,6 +33,9 @@ inline void close_run(double& s, double& c, double& p) noexcept {
 }
 
 }  // namespace
+
+// LaneSum::finish_lanes finishes this many sums side by side (one AVX-512 vector).
+constexpr std::size_t kFinishGroup = 8;
 
 // Whole runs: terms a[i] (b null) or a[i] · b[i], for i < n with n a multiple of kRunTerms,
 // term i into lane i % kSumLanes. The lanes live in locals, which the terms cannot alias, so
@@ -68,9 +73,59 @@ LADDU_LANE_CLONES void lane_runs(double* sum, double* compensation, const double
     }
 }
 
+// LaneSum::finish for kFinishGroup sums at once, the loops over the group innermost so they
+// vectorise: the same operations in the same order for each sum, so the same bits. A lane with
+// no open run skips finish()'s closing TwoSum(s, 0): that gives (s, ±0) for a finite s (a
+// -0 becomes +0, which the merge's first TwoSum, from +0, does anyway) and a NaN error for an
+// infinite or NaN one, which the merge's TwoSum of it gives too; so the bits are the same.
+LADDU_LANE_CLONES void finish_lane_group(const double* lanes, double* totals) noexcept {
+    double lane_sum[kSumLanes][kFinishGroup];
+    double lane_compensation[kSumLanes][kFinishGroup];
+    for (std::size_t l = 0; l < kSumLanes; ++l) {
+        for (std::size_t g = 0; g < kFinishGroup; ++g) {
+            lane_sum[l][g] = lanes[2 * kSumLanes * g + l];
+            lane_compensation[l][g] = lanes[2 * kSumLanes * g + kSumLanes + l];
+        }
+    }
+    double sum[kFinishGroup] = {};
+    double compensation[kFinishGroup] = {};
+    for (std::size_t l = 0; l < kSumLanes; ++l) {
+        for (std::size_t g = 0; g < kFinishGroup; ++g) {
+            const TwoSumResult r = two_sum(sum[g], lane_sum[l][g]);
+            sum[g] = r.sum;
+            compensation[g] += r.error;
+        }
+    }
+    for (std::size_t l = 0; l < kSumLanes; ++l) {
+        for (std::size_t g = 0; g < kFinishGroup; ++g) {
+            compensation[g] += lane_compensation[l][g];
+        }
+    }
+    for (std::size_t g = 0; g < kFinishGroup; ++g) {
+        totals[g] = sum[g] + compensation[g];
+    }
+}
+
 }  // namespace laddu::detail
 
 namespace laddu {
+
+void LaneSum::finish_lanes(std::span<const double> lanes, std::span<double> totals) noexcept {
+    using detail::kFinishGroup;
+    const std::size_t whole = totals.size() - totals.size() % kFinishGroup;
+    for (std::size_t first = 0; first < whole; first += kFinishGroup) {
+        detail::finish_lane_group(lanes.data() + 2 * kSumLanes * first, totals.data() + first);
+    }
+    if (whole < totals.size()) {
+        // The last sums, padded with zero lanes to a whole group.
+        const std::size_t rest = totals.size() - whole;
+        std::array<double, 2 * kSumLanes * kFinishGroup> padded{};
+        std::array<double, kFinishGroup> rest_totals{};
+        std::copy_n(lanes.data() + 2 * kSumLanes * whole, 2 * kSumLanes * rest, padded.data());
+        detail::finish_lane_group(padded.data(), rest_totals.data());
+        std::copy_n(rest_totals.data(), rest, totals.data() + whole);
+    }
+}
 
 void LaneSum::push(std::span<const double> values) noexcept {
     push_terms(values.data(), nullptr, values.size());

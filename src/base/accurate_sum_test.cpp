@@ -2,6 +2,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <span>
@@ -241,6 +242,40 @@ TEST(LaneSum, DoesNotDependOnHowTheTermsAreSplit) {
         EXPECT_EQ(std::bit_cast<std::uint64_t>(split_products.finish()),
                   std::bit_cast<std::uint64_t>(whole_products.finish()))
             << "trial " << trial;
+    }
+}
+
+// The fused reductions' lanes are finished many sums at a time: each total must be finish()'s,
+// whatever the group boundaries and with zeros of both signs, infinities, NaN and subnormals.
+TEST(LaneSum, FinishLanesIsFinishBitForBit) {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> exponent(-40.0, 40.0);
+    std::uniform_int_distribution<int> pick(0, 15);
+    const double special[] = {0.0,
+                              -0.0,
+                              std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::quiet_NaN(),
+                              std::numeric_limits<double>::denorm_min(),
+                              1e308,
+                              -1e308};
+    for (const std::size_t sums : {1U, 7U, 8U, 9U, 35U}) {
+        std::vector<double> lanes(2 * kSumLanes * sums);
+        for (double& x : lanes) {
+            const int p = pick(rng);
+            x = p < 8 ? special[p] : (p % 2 == 0 ? 1.0 : -1.0) * std::exp2(exponent(rng));
+        }
+        std::vector<double> totals(sums);
+        LaneSum::finish_lanes(lanes, totals);
+        for (std::size_t k = 0; k < sums; ++k) {
+            const std::span<const double> at =
+                std::span<const double>(lanes).subspan(2 * kSumLanes * k, 2 * kSumLanes);
+            const double expected =
+                LaneSum::from_lanes(at.first<kSumLanes>(), at.last<kSumLanes>()).finish();
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(totals[k]),
+                      std::bit_cast<std::uint64_t>(expected))
+                << sums << " sums, sum " << k << ": " << totals[k] << " vs " << expected;
+        }
     }
 }
 

@@ -316,7 +316,8 @@ Workspace Interpreter::make_workspace() const {
     return workspace;
 }
 
-void Interpreter::evaluate_invariants(std::span<const double> params, Workspace& workspace) const {
+detail::WorkspaceState& Interpreter::run_invariant_steps(std::span<const double> params,
+                                                         Workspace& workspace) const {
     if (params.size() != plan_->program.parameter_count) {
         throw EvaluationError(fmt::format("expected {} parameter values, got {}",
                                           plan_->program.parameter_count, params.size()));
@@ -328,12 +329,38 @@ void Interpreter::evaluate_invariants(std::span<const double> params, Workspace&
     }
     detail::Frame<double> frame{s.invariants.data(), 1, nullptr, 0, 1};
     detail::run_steps<double>(*plan_, plan_->invariant_steps, frame, params, s);
+    // The broadcasts are not refreshed yet: run_block() must wait for evaluate_invariants().
+    s.invariants_ready = false;
+    return s;
+}
+
+void Interpreter::evaluate_invariants(std::span<const double> params, Workspace& workspace) const {
+    detail::WorkspaceState& s = run_invariant_steps(params, workspace);
     if (plan_->precision == ir::Precision::kF64) {
         detail::broadcast<double>(*plan_, s);
     } else {
         detail::broadcast<float>(*plan_, s);
     }
     s.invariants_ready = true;
+}
+
+std::vector<std::complex<double>>
+Interpreter::evaluate_parameter_outputs(std::span<const double> params,
+                                        Workspace& workspace) const {
+    const detail::WorkspaceState& s = run_invariant_steps(params, workspace);
+    std::vector<std::complex<double>> values(plan_->invariant_outputs.size());
+    for (std::size_t j = 0; j < values.size(); ++j) {
+        const std::uint32_t at = plan_->invariant_outputs[j];
+        if (at == detail::kNotInvariant) {
+            throw InternalError(fmt::format(
+                "output {} of this program is computed per event; evaluate it with run_block()",
+                j));
+        }
+        const bool complex =
+            plan_->program.at(plan_->program.outputs[j]).kind == ir::ValueKind::kComplex;
+        values[j] = {s.invariants[at], complex ? s.invariants[at + 1] : 0.0};
+    }
+    return values;
 }
 
 template <typename T>

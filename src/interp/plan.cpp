@@ -89,6 +89,9 @@ public:
         lay_out_events();
         for (const ValueId id : program_.outputs) {
             plan_.outputs.push_back(operand_for(id, 0));
+            const bool invariant = program_.at(id).cls == ValueClass::kInvariant;
+            plan_.invariant_outputs.push_back(invariant ? invariant_offset_[ir::to_index(id)]
+                                                        : kNotInvariant);
         }
         plan_.register_scalars = registers_.top();
         plan_.stats.invariant_steps = plan_.invariant_steps.size();

@@ -1,3 +1,4 @@
+#include <array>
 #include <vector>
 
 #include <laddu/ir/builder.hpp>
@@ -9,6 +10,10 @@ namespace {
 
 bool is_product(const Instruction& inst) noexcept {
     return inst.op == OpCode::kMul || (inst.op == OpCode::kMulN && inst.count >= 2);
+}
+
+bool is_zero(const Instruction& inst) noexcept {
+    return inst.op == OpCode::kConstReal && inst.re == 0.0;
 }
 
 }  // namespace
@@ -50,6 +55,29 @@ Program fuse_dots(const Program& program) {
     auto map = [&](ValueId id) {
         return mapped[to_index(id)];
     };
+    // A complex factor x + i·0 (a coupling whose imaginary part is fixed at zero) enters a
+    // product as x: x·C takes two real products where (x + i·0)·C takes four and two sums, and
+    // its bits are the same wherever C is finite (up to the sign of a zero part). One factor
+    // of a pair at most, so the product stays Complex.
+    auto real_zero_imag = [&](ValueId id) {
+        const Instruction& inst = program.at(id);
+        return (inst.op == OpCode::kComplex && is_zero(program.at(program.operands_of(inst)[1]))) ||
+               (inst.op == OpCode::kConstComplex && inst.im == 0.0);
+    };
+    auto real_part = [&](ValueId id) {
+        const Instruction& inst = program.at(id);
+        return inst.op == OpCode::kConstComplex ? b.const_real(inst.re)
+                                                : map(program.operands_of(inst)[0]);
+    };
+    auto factors_of = [&](ValueId p, ValueId q) -> std::array<ValueId, 2> {
+        if (real_zero_imag(p) && program.at(q).kind == ValueKind::kComplex) {
+            return {real_part(p), map(q)};
+        }
+        if (real_zero_imag(q) && program.at(p).kind == ValueKind::kComplex) {
+            return {map(p), real_part(q)};
+        }
+        return {map(p), map(q)};
+    };
     ValueId one{};
     bool have_one = false;
     for (std::size_t i = 0; i < size; ++i) {
@@ -80,21 +108,29 @@ Program fuse_dots(const Program& program) {
                 }
                 const auto factors = program.operands_of(term);
                 if (factors.size() == 2) {
-                    left.push_back(map(factors[0]));
-                } else {
-                    operands.clear();
-                    for (std::size_t f = 0; f + 1 < factors.size(); ++f) {
-                        operands.push_back(map(factors[f]));
-                    }
-                    left.push_back(b.mul_n(operands));
+                    const std::array<ValueId, 2> pair = factors_of(factors[0], factors[1]);
+                    left.push_back(pair[0]);
+                    right.push_back(pair[1]);
+                    continue;
                 }
+                operands.clear();
+                for (std::size_t f = 0; f + 1 < factors.size(); ++f) {
+                    operands.push_back(map(factors[f]));
+                }
+                left.push_back(b.mul_n(operands));
                 right.push_back(map(factors.back()));
             }
             mapped[i] = b.dot(left, right);
             continue;
         }
+        const auto ops = program.operands_of(inst);
+        if (inst.op == OpCode::kMul) {
+            const std::array<ValueId, 2> pair = factors_of(ops[0], ops[1]);
+            mapped[i] = b.binary(OpCode::kMul, pair[0], pair[1]);
+            continue;
+        }
         operands.clear();
-        for (const ValueId operand : program.operands_of(inst)) {
+        for (const ValueId operand : ops) {
             operands.push_back(map(operand));
         }
         mapped[i] = b.emit(inst.op, inst.attr, operands);

@@ -90,5 +90,50 @@ TEST(FuseDots, ASumWithoutProductsIsUnchanged) {
     EXPECT_EQ(fused.operands, program.operands);
 }
 
+// f0(980)'s coupling: its imaginary part is fixed, so the compiler made it a constant 0.
+TEST(FuseDots, AComplexFactorWithAConstantZeroImaginaryPartEntersAsItsRealPart) {
+    Builder b;
+    const auto f0 = b.load(b.add_input("f0", ValueKind::kComplex));
+    const auto f1 = b.load(b.add_input("f1", ValueKind::kComplex));
+    const ValueId real_coupling = b.complex(b.param(0), b.const_real(0.0));
+    const ValueId free_coupling = b.complex(b.param(1), b.param(2));
+    const std::vector<ValueId> terms{b.binary(OpCode::kMul, real_coupling, f0),
+                                     b.binary(OpCode::kMul, f1, free_coupling)};
+    b.add_output(b.add_n(terms), "dot");
+    b.add_output(b.binary(OpCode::kMul, f1, b.const_complex(2.0, 0.0)), "scaled");
+    // Both factors x + i·0: one stays Complex, so the product does.
+    b.add_output(b.binary(OpCode::kMul, real_coupling, b.const_complex(3.0, 0.0)), "both");
+    const Program fused = fuse_dots(b.finish());
+
+    const Instruction& dot = output(fused, 0);
+    ASSERT_EQ(dot.op, OpCode::kDot);
+    const auto ops = fused.operands_of(dot);
+    EXPECT_EQ(fused.at(ops[0]).op, OpCode::kParam);  // p0, not p0 + i·0
+    EXPECT_EQ(fused.at(ops[1]).op, OpCode::kLoad);   // f1 · (p1 + i p2) as it was
+    EXPECT_EQ(fused.at(ops[3]).op, OpCode::kComplex);
+    EXPECT_EQ(dot.kind, ValueKind::kComplex);
+
+    const Instruction& scaled = output(fused, 1);
+    ASSERT_EQ(scaled.op, OpCode::kMul);
+    const Instruction& two = fused.at(fused.operands_of(scaled)[1]);
+    EXPECT_EQ(two.op, OpCode::kConstReal);
+    EXPECT_EQ(two.re, 2.0);
+    EXPECT_EQ(scaled.kind, ValueKind::kComplex);
+
+    const Instruction& both = output(fused, 2);
+    EXPECT_EQ(both.kind, ValueKind::kComplex);
+    const auto both_ops = fused.operands_of(both);
+    EXPECT_NE(fused.at(both_ops[0]).kind, fused.at(both_ops[1]).kind);
+}
+
+TEST(FuseDots, AZeroImaginaryPartThatIsNotAConstantStays) {
+    Builder b;
+    const auto f = b.load(b.add_input("f", ValueKind::kComplex));
+    const ValueId coupling = b.complex(b.param(0), b.param(1));
+    b.add_output(b.binary(OpCode::kMul, coupling, f));
+    const Program fused = fuse_dots(b.finish());
+    EXPECT_EQ(fused.at(fused.operands_of(output(fused))[0]).op, OpCode::kComplex);
+}
+
 }  // namespace
 }  // namespace laddu::ir

@@ -3,6 +3,7 @@
 // runtime's chunk reductions do. Every comparison is bit for bit.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -301,6 +302,41 @@ TEST(JitReduction, EachSpecCompilesOnceAndOutlivesItsKernel) {
     const auto sums = fused(*kept, params.data(), inputs.data(), data.weights.data(), 100, &ok);
     EXPECT_TRUE(ok);
     EXPECT_TRUE(std::isfinite(sums[0]));
+}
+
+// Unit weights are not read (null here) and give the bits of weights that are all 1, for every
+// term, with and without gradient sums, over a count that ends part way through a vector.
+TEST(JitReduction, UnitWeightsAreNotReadAndGiveTheBitsOfWeightsOfOne) {
+    const ir::Program program = positive_program();
+    auto kernel = compile_uncached(program, ir::Precision::kF64);
+    ASSERT_TRUE(kernel.has_value());
+    constexpr std::size_t kEvents = 1003;
+    const Data data(program, kEvents, 59);
+    const AlignedVector<double> ones(kEvents, 1.0);
+    const std::array<double, 3> params = {0.2, 0.9, -0.4};
+    const auto inputs = data.double_columns(0);
+    for (const ReductionTerm term :
+         {ReductionTerm::kReal, ReductionTerm::kPositive, ReductionTerm::kLog}) {
+        for (const std::uint32_t sums : {1U, 5U}) {
+            auto weighted = kernel->reduction({term, sums, false});
+            auto unit = kernel->reduction({term, sums, true});
+            ASSERT_TRUE(weighted && unit);
+            EXPECT_NE(weighted->function(), unit->function());
+            bool weighted_ok = false;
+            bool unit_ok = false;
+            const std::vector<double> expected =
+                fused(*weighted, params.data(), inputs.data(), ones.data(), kEvents, &weighted_ok);
+            const std::vector<double> got =
+                fused(*unit, params.data(), inputs.data(), nullptr, kEvents, &unit_ok);
+            EXPECT_TRUE(weighted_ok && unit_ok);
+            ASSERT_EQ(got.size(), expected.size());
+            for (std::size_t j = 0; j < got.size(); ++j) {
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(got[j]),
+                          std::bit_cast<std::uint64_t>(expected[j]))
+                    << "sum " << j << " of " << sums << ", term " << static_cast<int>(term);
+            }
+        }
+    }
 }
 
 // Threads compile one kernel's reduction at once (getting one function) and run it on

@@ -97,6 +97,15 @@ std::optional<FastNormalization> FastNormalization::build(const compile::Compile
     }
 
     fast.group_ = d.group;
+    fast.same_group_begin_.push_back(0);
+    for (std::size_t a = 0; a < fast.terms_; ++a) {
+        for (std::size_t b = 0; b < fast.terms_; ++b) {
+            if (d.group[b] == d.group[a]) {
+                fast.same_group_.push_back(static_cast<std::uint32_t>(b));
+            }
+        }
+        fast.same_group_begin_.push_back(fast.same_group_.size());
+    }
     fast.coefficient_values_.emplace(d.coefficient_program);
     fast.contraction_gradient_.emplace(autodiff::gradient(
         contraction(d.coefficient_program, fast.parameters_),
@@ -117,12 +126,11 @@ std::vector<std::complex<double>>
 FastNormalization::contracted(std::span<const std::complex<double>> e) const {
     std::vector<std::complex<double>> v(terms_);
     for (std::size_t a = 0; a < terms_; ++a) {
+        // M is zero across coherent groups: only a's own group's products add anything.
         std::complex<double> sum = 0.0;
-        for (std::size_t b = 0; b < terms_; ++b) {
-            // M is zero across coherent groups: those products would only add zeros.
-            if (group_[b] == group_[a]) {
-                sum += matrix_[a * terms_ + b] * std::conj(e[b]);
-            }
+        for (std::size_t i = same_group_begin_[a]; i < same_group_begin_[a + 1]; ++i) {
+            const std::uint32_t b = same_group_[i];
+            sum += matrix_[a * terms_ + b] * std::conj(e[b]);
         }
         v[a] = sum;
     }

@@ -84,7 +84,10 @@ private:
 
     std::size_t terms_ = 0;
     std::size_t parameters_ = 0;
-    std::vector<std::uint32_t> group_;          ///< the coherent group of term a
+    std::vector<std::uint32_t> group_;  ///< the coherent group of term a
+    /// The terms of term a's group, ascending, at same_group_[same_group_begin_[a], [a + 1]).
+    std::vector<std::uint32_t> same_group_;
+    std::vector<std::size_t> same_group_begin_;
     std::vector<std::complex<double>> matrix_;  ///< terms_ × terms_, row-major
     std::vector<std::complex<double>> linear_;  ///< S_k
     runtime::MemoryLease lease_;                ///< the statistics' bytes in the budget

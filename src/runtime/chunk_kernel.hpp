@@ -25,8 +25,9 @@ namespace laddu::runtime::detail {
 /// the terms of the runtime's own chunk reductions (reduce.cpp, reduce_gradient.cpp).
 struct FusedReduction {
     ReductionTransform transform = ReductionTransform::kReal;
-    bool float_log = false;  ///< the value term's log is taken in float (f32 value reductions)
-    std::size_t sums = 1;    ///< 1: Σ w T(Re out_0) only; more: also Σ w T'(v) out_j, j < sums
+    bool float_log = false;     ///< the value term's log is taken in float (f32 value reductions)
+    std::size_t sums = 1;       ///< 1: Σ w T(Re out_0) only; more: also Σ w T'(v) out_j, j < sums
+    bool unit_weights = false;  ///< every weight is 1 (EventCache::unit_weights): need not be read
 };
 
 /// Per-thread state of a kernel bound to one parameter vector.

@@ -209,6 +209,8 @@ std::span<double> EventCache::mutable_im(std::size_t slot) {
 
 void EventCache::refresh_sum_weights() noexcept {
     sum_weights_ = accurate_sum(weights_);
+    unit_weights_ =
+        std::all_of(weights_.begin(), weights_.end(), [](double w) { return w == 1.0; });
 }
 
 std::size_t EventCache::resident_bytes() const noexcept {

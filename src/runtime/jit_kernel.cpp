@@ -79,7 +79,8 @@ private:
     // in the JIT; this remembers the one last asked for), or null when the JIT cannot build
     // it: the reductions then run unfused, with the same bits, and the reason is logged once.
     const jit::JitReduction* fused_for(const FusedReduction& reduction) {
-        const jit::ReductionSpec spec{term(reduction), static_cast<std::uint32_t>(reduction.sums)};
+        const jit::ReductionSpec spec{term(reduction), static_cast<std::uint32_t>(reduction.sums),
+                                      reduction.unit_weights};
         if (!fused_spec_ || !(*fused_spec_ == spec)) {
             Expected<jit::JitReduction> compiled = kernel_.reduction(spec);
             fused_spec_ = spec;

@@ -77,7 +77,4 @@ struct ChunkWorker {
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
                     ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn);
 
-/// The total of sum `sum` of a BoundKernel::reduce_chunk lane array.
-[[nodiscard]] double finish_lanes(std::span<const double> lanes, std::size_t sum) noexcept;
-
 }  // namespace laddu::runtime::detail

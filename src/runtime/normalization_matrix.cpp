@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -244,29 +245,42 @@ NormalizationStatistics normalization_statistics(const compile::NormalizationDec
     return statistics;
 }
 
-ParameterFunction::ParameterFunction(const ir::Program& program)
-    : kernel_(detail::make_interpreter_kernel(program, ir::Precision::kF64)) {
+struct ParameterFunction::Evaluator {
+    explicit Evaluator(interp::Interpreter prepared) : interpreter(std::move(prepared)) {}
+
+    interp::Interpreter interpreter;
+    std::mutex mutex;
+    std::vector<interp::Workspace> idle;  ///< workspaces no call is using
+};
+
+ParameterFunction::ParameterFunction(const ir::Program& program) {
     if (!program.inputs.empty()) {
         throw CompileError(fmt::format("a parameter function reads no event columns, but this "
                                        "program reads {} (the first is '{}')",
                                        program.inputs.size(), program.inputs.front().name));
     }
+    evaluator_ =
+        std::make_shared<Evaluator>(interp::Interpreter::prepare(program, ir::Precision::kF64));
 }
 
 std::vector<std::complex<double>>
 ParameterFunction::operator()(std::span<const double> params) const {
-    const std::size_t outputs = kernel_->program().outputs.size();
-    std::vector<double> re(outputs);
-    std::vector<double> im(outputs);
-    std::vector<ir::OutputColumn> columns(outputs);
-    for (std::size_t j = 0; j < outputs; ++j) {
-        columns[j] = ir::OutputColumn{&re[j], &im[j]};
+    const interp::Interpreter& interpreter = evaluator_->interpreter;
+    std::optional<interp::Workspace> kept;
+    {
+        const std::lock_guard lock(evaluator_->mutex);
+        if (!evaluator_->idle.empty()) {
+            kept = std::move(evaluator_->idle.back());
+            evaluator_->idle.pop_back();
+        }
     }
-    // One "event" with no inputs.
-    kernel_->bind(params)->run(ir::ColumnView{{}, 1}, 0, 1, columns);
-    std::vector<std::complex<double>> values(outputs);
-    for (std::size_t j = 0; j < outputs; ++j) {
-        values[j] = {re[j], im[j]};
+    interp::Workspace workspace = kept ? std::move(*kept) : interpreter.make_workspace();
+    // A throw (a wrong parameter count) drops the workspace.
+    std::vector<std::complex<double>> values =
+        interpreter.evaluate_parameter_outputs(params, workspace);
+    {
+        const std::lock_guard lock(evaluator_->mutex);
+        evaluator_->idle.push_back(std::move(workspace));
     }
     return values;
 }

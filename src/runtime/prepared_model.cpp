@@ -33,6 +33,9 @@ namespace {
 // different evaluations.
 std::uint64_t reduction_fingerprint(std::uint64_t program_hash, const Execution& execution,
                                     ReductionTransform transform, std::span<const double> params) {
+    if (execution.collective == nullptr) {
+        return 0;  // one process: nothing to compare it with
+    }
     std::uint64_t h = splitmix64(program_hash);
     h = splitmix64(h ^ static_cast<std::uint64_t>(execution.precision));
     h = splitmix64(h ^ static_cast<std::uint64_t>(transform));
@@ -249,18 +252,8 @@ Evaluation PreparedModel::reduce_with_gradient(std::span<const double> params,
         const auto first = local.gradients.begin() + static_cast<std::ptrdiff_t>(c * p);
         records.insert(records.end(), first, first + static_cast<std::ptrdiff_t>(p));
     }
-    const std::vector<double> all = state_->gathered(records, width);
-    GradientPartials global;
-    global.parameters = p;
-    const std::size_t chunks = all.size() / width;
-    global.values.resize(chunks);
-    global.gradients.resize(chunks * p);
-    for (std::size_t c = 0; c < chunks; ++c) {
-        global.values[c] = all[c * width];
-        std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(c * width + 1), p,
-                    global.gradients.begin() + static_cast<std::ptrdiff_t>(c * p));
-    }
-    return merge_gradient_partials(global);
+    return merge_gradient_partials(
+        gradient_partials_of_records(state_->gathered(records, width), p));
 }
 
 std::vector<double> PreparedModel::reduce_partials(std::span<const double> params,

@@ -162,24 +162,20 @@ void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, s
         n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workers[worker]); });
 }
 
-double finish_lanes(std::span<const double> lanes, std::size_t sum) noexcept {
-    const std::span<const double> at = lanes.subspan(2 * kSumLanes * sum, 2 * kSumLanes);
-    return LaneSum::from_lanes(at.first<kSumLanes>(), at.last<kSumLanes>()).finish();
-}
-
 std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
                                     const EventCache& cache, ReductionTransform transform,
                                     ThreadPool* pool, const CacheOrigin& origin) {
     const bool f32 = kernel.precision() == ir::Precision::kF32;
     const std::span<const double> weights = cache.weights();
     std::vector<ChunkResult> results(chunk_count(cache.events()));
-    const FusedReduction fused{transform, f32, 1};
+    const FusedReduction fused{transform, f32, 1, cache.unit_weights()};
     for_each_chunk(
         kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
             const auto [begin, count] = chunk_range(chunk, cache.events());
             std::array<double, 2 * kSumLanes> lanes{};
             if (worker.kernel->reduce_chunk(cache.view(), begin, count, weights, fused, lanes)) {
-                const double partial = finish_lanes(lanes, 0);
+                double partial = 0.0;
+                LaneSum::finish_lanes(lanes, std::span<double>(&partial, 1));
                 if (std::isfinite(partial)) {
                     results[chunk] = ChunkResult{partial, std::nullopt};
                     return;

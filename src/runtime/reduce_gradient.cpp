@@ -18,12 +18,6 @@ namespace detail {
 
 namespace {
 
-struct ChunkResult {
-    double value = 0.0;
-    std::vector<double> gradient;
-    std::optional<BadValue> bad;
-};
-
 // A gradient program reads the cache of its primal: the hash differs, so compare the slots.
 void check_gradient_program(const ir::Program& program, const EventCache& cache) {
     bool ok = program.inputs.size() == cache.slot_count();
@@ -49,24 +43,23 @@ void check_gradient_program(const ir::Program& program, const EventCache& cache)
     }
 }
 
-bool all_finite(const ChunkResult& result) noexcept {
-    return std::isfinite(result.value) &&
-           std::all_of(result.gradient.begin(), result.gradient.end(),
-                       [](double g) { return std::isfinite(g); });
+bool all_finite(std::span<const double> sums) noexcept {
+    return std::all_of(sums.begin(), sums.end(), [](double x) { return std::isfinite(x); });
 }
 
 // Σ w T(v) and Σ w T'(v) ∂v/∂θ_k over one chunk of `count` events whose output j of event i
-// is at columns[j * count + i], each sum in LaneSum's lanes; or the chunk's first event whose
-// value the transform cannot take, or (the sums not finite) its first non-finite output.
-ChunkResult sum_gradient_chunk(ReductionTransform transform, std::span<const double> columns,
-                               std::size_t count, std::span<const double> weights,
-                               std::size_t first_event, std::size_t parameters) {
+// is at columns[j * count + i], each sum in LaneSum's lanes, into sums[0] and sums[1 + k]; or
+// the chunk's first event whose value the transform cannot take, or (the sums not finite) its
+// first non-finite output.
+std::optional<BadValue> sum_gradient_chunk(ReductionTransform transform,
+                                           std::span<const double> columns, std::size_t count,
+                                           std::span<const double> weights, std::size_t first_event,
+                                           std::span<double> sums) {
+    const std::size_t parameters = sums.size() - 1;
     const std::span<const double> values = columns.first(count);
-    ChunkResult result;
     if (transform != ReductionTransform::kReal) {
-        result.bad = first_bad_value(transform, values, first_event);
-        if (result.bad) {
-            return result;
+        if (std::optional<BadValue> bad = first_bad_value(transform, values, first_event)) {
+            return bad;
         }
     }
     LaneSum value;
@@ -92,16 +85,15 @@ ChunkResult sum_gradient_chunk(ReductionTransform transform, std::span<const dou
             gradient[k].push_products(scale, columns.subspan((k + 1) * count + begin, n));
         }
     }
-    result.value = value.finish();
-    result.gradient.resize(parameters);
+    sums[0] = value.finish();
     for (std::size_t k = 0; k < parameters; ++k) {
-        result.gradient[k] = gradient[k].finish();
+        sums[1 + k] = gradient[k].finish();
     }
-    if (!all_finite(result)) {
+    if (!all_finite(sums)) {
         // A sum is not finite exactly when a term is: only now look for the event.
-        result.bad = first_non_finite(columns.first((parameters + 1) * count), count, first_event);
+        return first_non_finite(columns.first((parameters + 1) * count), count, first_event);
     }
-    return result;
+    return std::nullopt;
 }
 
 }  // namespace
@@ -114,47 +106,54 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     const std::size_t outputs = program.outputs.size();
     const std::size_t parameters = outputs - 1;
     const std::size_t n_chunks = (cache.events() + kReductionChunk - 1) / kReductionChunk;
-    std::vector<ChunkResult> results(n_chunks);
-    const FusedReduction fused{transform, false, outputs};
-    for_each_chunk(
-        kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
-            const auto [begin, count] = chunk_range(chunk, cache.events());
-            std::vector<double>& lanes = worker.lanes;
-            lanes.assign(2 * kSumLanes * outputs, 0.0);
-            if (worker.kernel->reduce_chunk(cache.view(), begin, count, cache.weights(), fused,
-                                            lanes)) {
-                ChunkResult& result = results[chunk];
-                result.value = finish_lanes(lanes, 0);
-                result.gradient.resize(parameters);
-                for (std::size_t k = 0; k < parameters; ++k) {
-                    result.gradient[k] = finish_lanes(lanes, k + 1);
-                }
-                if (all_finite(result)) {
-                    return;
-                }
-                // The fused kernel does not say which event: the unfused path finds it.
-            }
-            const ChunkWorker::Chunk c = worker.evaluate(cache.view(), chunk);
-            results[chunk] =
-                sum_gradient_chunk(transform, c.columns, c.count,
-                                   cache.weights().subspan(c.begin, c.count), c.begin, parameters);
-        });
-    GradientPartials partials;
-    partials.parameters = parameters;
-    partials.values.reserve(n_chunks);
-    partials.gradients.reserve(n_chunks * parameters);
-    for (const ChunkResult& result : results) {
-        if (result.bad) {
-            throw_bad_value(kernel, params, cache, transform, *result.bad, origin);
+    // Chunk c's value and gradient at sums[c · outputs, + outputs).
+    std::vector<double> sums(n_chunks * outputs);
+    std::vector<std::optional<BadValue>> bad(n_chunks);
+    const FusedReduction fused{transform, false, outputs, cache.unit_weights()};
+    for_each_chunk(kernel, params, cache.events(), pool,
+                   [&](std::size_t chunk, ChunkWorker& worker) {
+                       const auto [begin, count] = chunk_range(chunk, cache.events());
+                       const std::span<double> chunk_sums(sums.data() + chunk * outputs, outputs);
+                       std::vector<double>& lanes = worker.lanes;
+                       lanes.assign(2 * kSumLanes * outputs, 0.0);
+                       if (worker.kernel->reduce_chunk(cache.view(), begin, count, cache.weights(),
+                                                       fused, lanes)) {
+                           LaneSum::finish_lanes(lanes, chunk_sums);
+                           if (all_finite(chunk_sums)) {
+                               return;
+                           }
+                           // The fused kernel does not say which event: the unfused path finds it.
+                       }
+                       const ChunkWorker::Chunk c = worker.evaluate(cache.view(), chunk);
+                       bad[chunk] = sum_gradient_chunk(transform, c.columns, c.count,
+                                                       cache.weights().subspan(c.begin, c.count),
+                                                       c.begin, chunk_sums);
+                   });
+    for (const std::optional<BadValue>& first : bad) {
+        if (first) {
+            throw_bad_value(kernel, params, cache, transform, *first, origin);
         }
-        partials.values.push_back(result.value);
-        partials.gradients.insert(partials.gradients.end(), result.gradient.begin(),
-                                  result.gradient.end());
     }
-    return partials;
+    return gradient_partials_of_records(sums, parameters);
 }
 
 }  // namespace detail
+
+GradientPartials gradient_partials_of_records(std::span<const double> records,
+                                              std::size_t parameters) {
+    const std::size_t width = parameters + 1;
+    const std::size_t chunks = records.size() / width;
+    GradientPartials partials;
+    partials.parameters = parameters;
+    partials.values.resize(chunks);
+    partials.gradients.resize(chunks * parameters);
+    for (std::size_t c = 0; c < chunks; ++c) {
+        partials.values[c] = records[c * width];
+        std::copy_n(records.begin() + static_cast<std::ptrdiff_t>(c * width + 1), parameters,
+                    partials.gradients.begin() + static_cast<std::ptrdiff_t>(c * parameters));
+    }
+    return partials;
+}
 
 Evaluation merge_gradient_partials(const GradientPartials& partials) {
     Evaluation out;

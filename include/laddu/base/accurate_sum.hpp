@@ -106,6 +106,13 @@ public:
         return lanes;
     }
 
+    /// The totals of totals.size() LaneSums stored side by side in `lanes` with no run open, as
+    /// a JIT-fused or device reduction leaves them: sum k's kSumLanes lane sums at
+    /// lanes[2 kSumLanes k, + kSumLanes), its compensations after them. totals[k] has the bits
+    /// of from_lanes(sums, compensations).finish(); many sums finish side by side in vector
+    /// registers, where one sum's finish is a chain of dependent TwoSums.
+    static void finish_lanes(std::span<const double> lanes, std::span<double> totals) noexcept;
+
     /// Adds the terms of `values`, in order.
     void push(std::span<const double> values) noexcept;
 

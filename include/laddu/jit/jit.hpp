@@ -62,6 +62,9 @@ enum class ReductionTerm : std::uint8_t {
 struct ReductionSpec {
     ReductionTerm term = ReductionTerm::kReal;
     std::uint32_t sums = 1;
+    /// Every weight is 1: the reduction does not read `weights` (which may be null) and adds
+    /// the terms T(v), with the same bits as fma(1, T(v), run).
+    bool unit_weights = false;
 
     friend bool operator==(const ReductionSpec&, const ReductionSpec&) = default;
 };

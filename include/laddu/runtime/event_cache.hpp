@@ -90,6 +90,11 @@ public:
     /// The compensated sum of the weights.
     [[nodiscard]] double sum_weights() const noexcept { return sum_weights_; }
 
+    /// True when every weight is exactly 1 (unweighted events, as of the last
+    /// refresh_sum_weights()): a fused reduction then adds its terms without reading them,
+    /// with the same bits (fma(1, t, p) is t + p).
+    [[nodiscard]] bool unit_weights() const noexcept { return unit_weights_; }
+
     /// ir::hash of the evaluate program this cache was built for.
     [[nodiscard]] std::uint64_t program_hash() const noexcept { return program_hash_; }
 
@@ -111,7 +116,7 @@ public:
     /// Writable weights.
     [[nodiscard]] std::span<double> mutable_weights() noexcept { return weights_; }
 
-    /// Recomputes sum_weights() after mutable_weights() changed them.
+    /// Recomputes sum_weights() and unit_weights() after mutable_weights() changed them.
     void refresh_sum_weights() noexcept;
 
     /// Bytes held by the columns and weights (reserved capacity): 8 per event for a Real slot,
@@ -153,6 +158,7 @@ private:
     std::vector<ir::InputColumn> columns_;
     AlignedVector<double> weights_;
     double sum_weights_ = 0.0;
+    bool unit_weights_ = true;
 };
 
 }  // namespace laddu::runtime

@@ -21,10 +21,6 @@
 
 namespace laddu::runtime {
 
-namespace detail {
-class ChunkKernel;
-}  // namespace detail
-
 /// The statistics of a decomposition over the accepted Monte Carlo.
 struct NormalizationStatistics {
     std::vector<std::complex<double>> matrix;  ///< M, row-major, amplitudes × amplitudes
@@ -44,7 +40,9 @@ normalization_statistics(const compile::NormalizationDecomposition& decompositio
                          const data::EventData& accepted, const Execution& execution);
 
 /// A program that reads no event columns: a function of the parameters alone (the
-/// coefficients of a normalisation decomposition and their gradients), run in f64.
+/// coefficients of a normalisation decomposition and their gradients), run in f64 on the
+/// interpreter. Called once or twice per likelihood evaluation, so its interpreter workspaces
+/// are kept between calls (one per caller running at once) rather than allocated each time.
 class ParameterFunction {
 public:
     /// CompileError when `program` has inputs.
@@ -55,7 +53,8 @@ public:
     operator()(std::span<const double> params) const;
 
 private:
-    std::shared_ptr<const detail::ChunkKernel> kernel_;
+    struct Evaluator;
+    std::shared_ptr<Evaluator> evaluator_;
 };
 
 }  // namespace laddu::runtime

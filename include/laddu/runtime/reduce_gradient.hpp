@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include <laddu/runtime/evaluation.hpp>
@@ -21,6 +22,11 @@ struct GradientPartials {
     std::vector<double> values;
     std::vector<double> gradients;
 };
+
+/// The partials of records of parameters + 1 doubles, one per chunk in chunk order: the chunk's
+/// value partial, then its gradient partials.
+[[nodiscard]] GradientPartials gradient_partials_of_records(std::span<const double> records,
+                                                            std::size_t parameters);
 
 /// Merges partials in chunk order with one AccurateSum per output.
 [[nodiscard]] Evaluation merge_gradient_partials(const GradientPartials& partials);

@@ -1,0 +1,86 @@
+#include <complex>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/ir/builder.hpp>
+#include <laddu/runtime/normalization_matrix.hpp>
+
+namespace laddu::runtime {
+namespace {
+
+using ir::Builder;
+using ir::OpCode;
+using ir::ValueId;
+
+// c0 · conj(c1) and |c0|², for c0 = p0 + i p1, c1 = p2 + i p3.
+ir::Program coefficients() {
+    Builder b;
+    const ValueId c0 = b.complex(b.param(0), b.param(1));
+    const ValueId c1 = b.complex(b.param(2), b.param(3));
+    b.add_output(b.binary(OpCode::kMul, c0, b.unary(OpCode::kConj, c1)), "cross");
+    b.add_output(b.unary(OpCode::kNormSqr, c0), "norm");
+    b.set_parameter_count(4);
+    return b.finish();
+}
+
+TEST(ParameterFunction, EvaluatesTheProgramAtEachParameterVector) {
+    const ParameterFunction f(coefficients());
+    for (int k = 0; k < 3; ++k) {
+        const double s = 1.0 + k;
+        const std::vector<double> params{s, 2.0, -1.0, 0.5 * s};
+        const std::vector<std::complex<double>> out = f(params);
+        ASSERT_EQ(out.size(), 2U);
+        const std::complex<double> c0(s, 2.0);
+        const std::complex<double> c1(-1.0, 0.5 * s);
+        EXPECT_DOUBLE_EQ(out[0].real(), (c0 * std::conj(c1)).real());
+        EXPECT_DOUBLE_EQ(out[0].imag(), (c0 * std::conj(c1)).imag());
+        EXPECT_DOUBLE_EQ(out[1].real(), std::norm(c0));
+        EXPECT_EQ(out[1].imag(), 0.0);
+    }
+}
+
+// Its workspaces are kept between calls: callers on several threads at once each get their own
+// and the same numbers as one caller alone; a failed call leaves the function usable.
+TEST(ParameterFunction, CallersOnSeveralThreadsGetTheSameNumbers) {
+    const ParameterFunction f(coefficients());
+    EXPECT_THROW((void)f(std::vector<double>{1.0}), EvaluationError);
+    constexpr std::size_t kThreads = 4;
+    constexpr std::size_t kCalls = 500;
+    std::vector<std::vector<std::complex<double>>> expected;
+    const auto params = [](std::size_t c) {
+        const double x = static_cast<double>(c);
+        return std::vector<double>{0.01 * x, 1.0, -0.5, 0.02 * x};
+    };
+    for (std::size_t c = 0; c < kCalls; ++c) {
+        expected.push_back(f(params(c)));
+    }
+    std::vector<int> mismatches(kThreads, 0);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            for (std::size_t c = 0; c < kCalls; ++c) {
+                if (f(params(c)) != expected[c]) {
+                    ++mismatches[t];
+                }
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    EXPECT_EQ(mismatches, std::vector<int>(kThreads, 0));
+}
+
+TEST(ParameterFunction, AProgramThatReadsEventsIsACompileError) {
+    Builder b;
+    b.add_output(b.load(b.add_input("x", ir::ValueKind::kReal)), "x");
+    EXPECT_THROW(ParameterFunction{b.finish()}, CompileError);
+}
+
+}  // namespace
+}  // namespace laddu::runtime
