@@ -5,6 +5,7 @@
 // and value+gradient, through likelihood::NLL with the JIT on or off.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <random>
@@ -190,8 +191,11 @@ void run_interp(benchmark::State& state, const ir::Program& program) {
 }
 
 // Also times the fused log reduction a runtime NLL compiles on its first call (every output
-// summed when outputs 1.. are Real, as for a gradient program; else the value alone).
+// summed when outputs 1.. are Real, as for a gradient program; else the value alone). Code
+// generation is what is timed, so the on-disk object cache is off here.
 void compile_latency(benchmark::State& state, const ir::Program& program) {
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): benchmarks run one at a time; none reads it now
+    ::setenv("LADDU_JIT_CACHE", "off", 1);
     std::uint32_t sums = 1;
     while (sums < program.outputs.size() &&
            program.at(program.outputs[sums]).kind == ir::ValueKind::kReal) {

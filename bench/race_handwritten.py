@@ -15,6 +15,11 @@ Event counts: laddu's benchmark file (10,000 events) repeated K times (--repeats
 Parquet file for laddu-cpp (pyarrow; same float32 columns, same values) and its float64 input for
 the hand-written program (its parquet_to_f64.py), both written once under --workdir.
 
+Precompute: laddu-cpp's `prepare_seconds` (model compile, JIT, precompute, normalisation
+statistics) against the hand-written `precompute_seconds`. laddu-cpp keeps its JIT's object code
+on disk (LADDU_JIT_CACHE): the first round gives every laddu-cpp run an empty cache of its own
+(cold, shown in parentheses), later rounds share one cache filled before the race (warm).
+
 Bandwidth: bytes one value evaluation reads per event x events / seconds per value, as a share of
 the STREAM triad GB/s at that thread count (bench/stream_triad, run once before the race).
 laddu-cpp reads its cache (bytes/event from `laddu-cpp inspect kmatrix_benchmark --show cache`)
@@ -28,6 +33,7 @@ import datetime
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -65,8 +71,8 @@ def loadavg():
         return float(f.read().split()[0])
 
 
-def run_json(cmd):
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+def run_json(cmd, env=None):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
     return json.loads(out)
 
 
@@ -128,7 +134,18 @@ def main():
     print(f"load {load_start:.2f}; triad GB/s: "
           + ", ".join(f"{t} thread(s) {g:.1f}" for t, g in triad_gbs.items()), file=sys.stderr)
 
+    # laddu-cpp's JIT keeps object code on disk (LADDU_JIT_CACHE, docs/jit.md): round 1 runs
+    # every laddu-cpp command with an empty cache of its own (cold: code generation in the
+    # precompute time), later rounds with one cache filled beforehand (warm: what every run
+    # after the first sees).
+    jit_dir = Path(args.workdir) / "race-jit-cache"
+    shutil.rmtree(jit_dir, ignore_errors=True)
+    warm_env = dict(os.environ, LADDU_JIT_CACHE=str(jit_dir / "warm"))
+    run_json([args.laddu_cpp, "bench", "kmatrix", "--data", str(inputs[ks[0]][0]), "--params",
+              args.params, "--threads", "1", "--repeat", "1", "--json"], warm_env)
+
     runs = []
+    cold_runs = 0
     for rnd in range(args.rounds):
         for k in ks:
             parquet, f64 = inputs[k]
@@ -145,8 +162,15 @@ def main():
                 if rnd % 2:
                     order.reverse()
                 for prog in order:
+                    env = None
+                    if prog == "laddu-cpp":
+                        env = warm_env
+                        if rnd == 0:
+                            cold_runs += 1
+                            env = dict(os.environ,
+                                       LADDU_JIT_CACHE=str(jit_dir / f"cold-{cold_runs}"))
                     load = loadavg()
-                    out = run_json(cmd[prog])
+                    out = run_json(cmd[prog], env)
                     runs.append({"round": rnd, "k": k, "threads": t, "program": prog,
                                  "load": load, "command": cmd[prog], "output": out})
         print(f"round {rnd + 1}/{args.rounds} done, load {loadavg():.2f}", file=sys.stderr)
@@ -175,7 +199,10 @@ def main():
                 "vg_laddu_cpp": min(r["output"]["seconds_per_value_and_gradient"] for r in lc),
                 "vg_handwritten": min(r["output"]["seconds_per_eval_value_and_gradient"]
                                       for r in hw),
-                "precompute_laddu_cpp": min(r["output"]["prepare_seconds"] for r in lc),
+                "precompute_laddu_cpp": min(r["output"]["prepare_seconds"] for r in lc
+                                            if r["round"] > 0 or args.rounds == 1),
+                "precompute_cold_laddu_cpp": min(r["output"]["prepare_seconds"] for r in lc
+                                                 if r["round"] == 0),
                 "precompute_handwritten": min(r["output"]["precompute_seconds"] for r in hw),
                 "load_min": min(r["load"] for r in lc + hw),
                 "load_max": max(r["load"] for r in lc + hw),
@@ -194,7 +221,7 @@ def main():
     print()
     print("| events | threads | value ms laddu-cpp / hand-written (ratio) "
           "| value+gradient ms laddu-cpp / hand-written (ratio) "
-          "| precompute s laddu-cpp / hand-written "
+          "| precompute s laddu-cpp warm (cold) / hand-written "
           "| value GB/s laddu-cpp / hand-written (share of triad) | NLL rel. diff |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
@@ -203,7 +230,8 @@ def main():
               f"({r['value_laddu_cpp'] / r['value_handwritten']:.2f}) "
               f"| {fmt_ms(r['vg_laddu_cpp'])} / {fmt_ms(r['vg_handwritten'])} "
               f"({r['vg_laddu_cpp'] / r['vg_handwritten']:.2f}) "
-              f"| {r['precompute_laddu_cpp']:.3g} / {r['precompute_handwritten']:.3g} "
+              f"| {r['precompute_laddu_cpp']:.3g} ({r['precompute_cold_laddu_cpp']:.3g}) / "
+              f"{r['precompute_handwritten']:.3g} "
               f"| {r['gbs_laddu_cpp']:.1f} / {r['gbs_handwritten']:.1f} "
               f"({r['triad_share_laddu_cpp']:.0%} / {r['triad_share_handwritten']:.0%}) "
               f"| {r['nll_rel_diff']:.1e} |")

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -31,6 +32,7 @@
 
 #include "helpers.hpp"
 #include "lower.hpp"
+#include "object_cache.hpp"
 
 namespace laddu::jit {
 
@@ -38,8 +40,9 @@ namespace laddu::jit {
 // never share state, so compiles in different threads do not contend.
 class JitModule {
 public:
-    JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, detail::ReductionLayout layout)
-        : jit_(std::move(jit)), layout_(std::move(layout)) {}
+    JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, std::unique_ptr<llvm::TargetMachine> machine,
+              detail::ReductionLayout layout)
+        : jit_(std::move(jit)), machine_(std::move(machine)), layout_(std::move(layout)) {}
 
     // The fused reduction for `spec`, compiled into this instance on first use (`self` owns
     // this module). Compiles run under the lock: they are short, and a second caller wants the
@@ -52,23 +55,19 @@ public:
 
 private:
     std::unique_ptr<llvm::orc::LLJIT> jit_;
+    std::unique_ptr<llvm::TargetMachine> machine_;  ///< generates the reductions' code
     detail::ReductionLayout layout_;
     mutable std::mutex mutex_;
     mutable std::vector<JitReduction> reductions_;
 };
 
-// What a compile found in the optimised kernel function.
-struct ModuleFacts {
-    std::size_t instructions = 0;
-    bool vectorized = false;
-    std::size_t prefetched_streams = 0;
-};
+using detail::ModuleFacts;
 
 // Builds JitKernels (their constructor is private so only compile() hands them out).
 struct KernelFactory {
     static JitKernel make(std::shared_ptr<const JitModule> module, KernelFn fn,
                           ir::Precision precision, InputColumns inputs, double seconds,
-                          const ModuleFacts& facts) {
+                          const ModuleFacts& facts, bool cached_object) {
         JitKernel kernel;
         kernel.module_ = std::move(module);
         kernel.fn_ = fn;
@@ -80,6 +79,7 @@ struct KernelFactory {
         kernel.llvm_instructions_ = facts.instructions;
         kernel.vectorized_ = facts.vectorized;
         kernel.prefetched_streams_ = facts.prefetched_streams;
+        kernel.cached_object_ = cached_object;
         return kernel;
     }
 };
@@ -169,6 +169,42 @@ ModuleFacts inspect(const llvm::Module& module) {
     return facts;
 }
 
+// A module's object code and what its IR passes found; `cached` when it came from the object
+// cache (docs/jit.md, "The object cache").
+struct ObjectCode {
+    std::unique_ptr<llvm::MemoryBuffer> object;
+    ModuleFacts facts;
+    bool cached = false;
+};
+
+// The object code of `module` for `machine`: from the object cache when it holds it; else
+// `passes` (the IR pipeline `pipeline` describes, returning what it found) and code generation,
+// and the result is stored for the next process.
+template <typename Passes>
+Expected<ObjectCode> object_code(llvm::Module& module, llvm::TargetMachine& machine,
+                                 std::string_view pipeline, Passes&& passes) {
+    const std::optional<std::string> directory = detail::object_cache_directory();
+    std::string key;
+    if (directory) {
+        key = detail::object_key(module, machine, pipeline);
+        if (std::optional<detail::CachedObject> hit = detail::load_object(*directory, key)) {
+            return ObjectCode{std::move(hit->object), hit->facts, true};
+        }
+    }
+    ObjectCode code;
+    code.facts = passes(module);
+    llvm::orc::SimpleCompiler compiler(machine);
+    auto object = compiler(module);
+    if (!object) {
+        return backend_failure("cannot generate code", object.takeError());
+    }
+    code.object = std::move(*object);
+    if (directory) {
+        detail::store_object(*directory, key, code.object->getMemBufferRef(), code.facts);
+    }
+    return code;
+}
+
 llvm::Error define_helpers(llvm::orc::LLJIT& jit) {
     llvm::orc::SymbolMap symbols;
     for (const detail::HelperSymbol& helper : detail::helper_symbols()) {
@@ -234,13 +270,23 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     }
     const auto lowered_at = std::chrono::steady_clock::now();
     dump_module(*module, program, precision, "lowered");
-    optimise(*module, **machine);
-    const std::size_t prefetched =
-        detail::insert_prefetches(*module->getFunction(kFunctionName), detail::kPrefetchBytes);
-    const auto optimised_at = std::chrono::steady_clock::now();
-    dump_module(*module, program, precision, "opt");
-    ModuleFacts facts = inspect(*module);
-    facts.prefetched_streams = prefetched;
+    auto optimised_at = lowered_at;
+    Expected<ObjectCode> code =
+        object_code(*module, **machine,
+                    std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes),
+                    [&](llvm::Module& m) {
+                        optimise(m, **machine);
+                        const std::size_t prefetched = detail::insert_prefetches(
+                            *m.getFunction(kFunctionName), detail::kPrefetchBytes);
+                        optimised_at = std::chrono::steady_clock::now();
+                        dump_module(m, program, precision, "opt");
+                        ModuleFacts facts = inspect(m);
+                        facts.prefetched_streams = prefetched;
+                        return facts;
+                    });
+    if (!code) {
+        return code.error();
+    }
 
     // No platform: kernels have no static initialisers, and the default platform support
     // compiles extra modules for every instance.
@@ -260,9 +306,8 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     if (auto error = define_helpers(**jit)) {
         return backend_failure("cannot register the kernel helpers", std::move(error));
     }
-    if (auto error = (*jit)->addIRModule(
-            llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
-        return backend_failure("cannot add the kernel module", std::move(error));
+    if (auto error = (*jit)->addObjectFile(std::move(code->object))) {
+        return backend_failure("cannot add the kernel's object code", std::move(error));
     }
     auto symbol = (*jit)->lookup(kFunctionName);
     if (!symbol) {
@@ -270,19 +315,24 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     }
     const auto fn = symbol->toPtr<KernelFn>();
     auto owner = std::make_shared<const JitModule>(
-        std::move(*jit), reduction_layout(program, inputs, options.cpu, options.features));
+        std::move(*jit), std::move(*machine),
+        reduction_layout(program, inputs, options.cpu, options.features));
     const auto done = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(done - start).count();
     if (log_threshold() <= LogLevel::kDebug) {
         auto ms = [](auto from, auto to) {
             return std::to_string(std::chrono::duration<double, std::milli>(to - from).count());
         };
-        log(LogLevel::kDebug, "jit: compiled " + std::to_string(program.size()) +
-                                  " IR instructions: lower " + ms(start, lowered_at) +
-                                  " ms, optimise " + ms(lowered_at, optimised_at) +
-                                  " ms, codegen " + ms(optimised_at, done) + " ms");
+        log(LogLevel::kDebug,
+            "jit: compiled " + std::to_string(program.size()) + " IR instructions: lower " +
+                ms(start, lowered_at) +
+                (code->cached ? " ms, object code from the cache, load " + ms(lowered_at, done)
+                              : " ms, optimise " + ms(lowered_at, optimised_at) + " ms, codegen " +
+                                    ms(optimised_at, done)) +
+                " ms");
     }
-    return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, facts);
+    return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, code->facts,
+                               code->cached);
 }
 
 // What besides the program a kernel is compiled for.
@@ -386,9 +436,14 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& spec,
     if (auto lowered = detail::lower_reduction(layout, spec, *module); !lowered) {
         return lowered.error();
     }
-    if (auto error =
-            jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
-        return backend_failure("cannot add the reduction module", std::move(error));
+    // Explicit vector code: no IR passes before code generation.
+    Expected<ObjectCode> code =
+        object_code(*module, *machine_, "reduction", [](llvm::Module&) { return ModuleFacts{}; });
+    if (!code) {
+        return code.error();
+    }
+    if (auto error = jit_->addObjectFile(std::move(code->object))) {
+        return backend_failure("cannot add the reduction's object code", std::move(error));
     }
     auto symbol = jit_->lookup(layout.function_name);
     if (!symbol) {

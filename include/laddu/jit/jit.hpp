@@ -171,9 +171,14 @@ public:
     /// The type of input columns the kernel reads.
     [[nodiscard]] InputColumns input_columns() const noexcept { return input_columns_; }
 
-    /// Seconds spent lowering, optimising and generating code for this kernel (on a cache hit:
-    /// the time of the original compilation).
+    /// Seconds spent lowering, optimising and generating code for this kernel, or lowering it
+    /// and loading its object code from the object cache (on a hit of the process's kernel
+    /// cache: the time of the original compilation).
     [[nodiscard]] double compile_seconds() const noexcept { return compile_seconds_; }
+
+    /// True when the kernel's object code came from the on-disk object cache (LADDU_JIT_CACHE,
+    /// docs/jit.md) instead of code generation.
+    [[nodiscard]] bool cached_object() const noexcept { return cached_object_; }
 
     /// The number of entries `inputs` must hold (one per Real slot, two per Complex slot).
     [[nodiscard]] std::size_t input_pointer_count() const noexcept { return input_pointers_; }
@@ -215,6 +220,7 @@ private:
     std::size_t llvm_instructions_ = 0;
     bool vectorized_ = false;
     std::size_t prefetched_streams_ = 0;
+    bool cached_object_ = false;
 };
 
 /// Compiles `program` for `precision` over `inputs` columns, or returns the kernel compiled

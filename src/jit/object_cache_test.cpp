@@ -1,0 +1,202 @@
+// The on-disk object cache: each test runs in its own process (ctest), so LADDU_JIT_CACHE set
+// here reaches only this test's compiles.
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/aligned.hpp>
+#include <laddu/ir/builder.hpp>
+#include <laddu/jit/jit.hpp>
+
+namespace laddu::jit {
+namespace {
+
+using ir::OpCode;
+using ir::ValueId;
+using ir::ValueKind;
+namespace fs = std::filesystem;
+
+constexpr std::size_t kEvents = 203;
+
+// |c z|² + exp(x) and two more outputs, over Complex z and Real x.
+ir::Program program() {
+    ir::Builder b;
+    const ValueId z = b.load(b.add_input("z", ValueKind::kComplex));
+    const ValueId x = b.load(b.add_input("x", ValueKind::kReal));
+    const ValueId cz = b.binary(OpCode::kMul, b.complex(b.param(0), b.param(1)), z);
+    b.add_output(b.binary(OpCode::kAdd, b.unary(OpCode::kNormSqr, cz), b.unary(OpCode::kExp, x)));
+    b.add_output(b.unary(OpCode::kReal, cz));
+    b.add_output(b.binary(OpCode::kMul, x, b.param(2)));
+    return b.finish();
+}
+
+class ObjectCacheTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("laddu_object_cache_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        ::setenv("LADDU_JIT_CACHE", dir_.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+        for (std::size_t i = 0; i < kEvents; ++i) {
+            const double t = static_cast<double>(i) / kEvents;
+            z_re_.push_back(std::cos(7.0 * t));
+            z_im_.push_back(std::sin(3.0 * t) - 0.2);
+            x_.push_back(t - 0.5);
+            weights_.push_back(1.0 + 0.5 * t);
+        }
+    }
+
+    void TearDown() override {
+        ::unsetenv("LADDU_JIT_CACHE");  // NOLINT(concurrency-mt-unsafe)
+        fs::remove_all(dir_);
+    }
+
+    [[nodiscard]] std::vector<fs::path> objects() const {
+        std::vector<fs::path> found;
+        if (fs::exists(dir_)) {
+            for (const fs::directory_entry& entry : fs::directory_iterator(dir_)) {
+                if (entry.path().extension() == ".o") {
+                    found.push_back(entry.path());
+                }
+            }
+        }
+        return found;
+    }
+
+    // Every output of every event.
+    [[nodiscard]] std::vector<double> run(const JitKernel& kernel) const {
+        const std::vector<const double*> inputs{z_re_.data(), z_im_.data(), x_.data()};
+        std::vector<AlignedVector<double>> columns(3, AlignedVector<double>(kEvents));
+        std::vector<double*> outputs{columns[0].data(), columns[1].data(), columns[2].data()};
+        const std::vector<double> params{0.3, -1.1, 0.7};
+        kernel.run(params.data(), inputs.data(), outputs.data(), 0, kEvents);
+        std::vector<double> all;
+        for (const auto& column : columns) {
+            all.insert(all.end(), column.begin(), column.end());
+        }
+        return all;
+    }
+
+    // The lanes of the kernel's fused log-reduction with gradient sums.
+    [[nodiscard]] std::vector<double> reduce(const JitKernel& kernel) const {
+        auto reduction = kernel.reduction({ReductionTerm::kLog, 3});
+        EXPECT_TRUE(reduction.has_value());
+        const std::vector<const double*> inputs{z_re_.data(), z_im_.data(), x_.data()};
+        const std::vector<double> params{0.3, -1.1, 0.7};
+        std::vector<double> lanes(3 * 2 * kReductionLanes, 0.0);
+        EXPECT_TRUE(
+            reduction->run(params.data(), inputs.data(), weights_.data(), kEvents, lanes.data()));
+        return lanes;
+    }
+
+    fs::path dir_;
+    AlignedVector<double> z_re_, z_im_, x_, weights_;
+};
+
+TEST_F(ObjectCacheTest, TheNextCompileLoadsTheObjectAndComputesTheSameBits) {
+    auto first = compile_uncached(program(), ir::Precision::kF64);
+    ASSERT_TRUE(first.has_value()) << first.error().message;
+    EXPECT_FALSE(first->cached_object());
+    EXPECT_EQ(objects().size(), 1U);
+    auto second = compile_uncached(program(), ir::Precision::kF64);
+    ASSERT_TRUE(second.has_value()) << second.error().message;
+    EXPECT_TRUE(second->cached_object());
+    EXPECT_NE(first->function(), second->function());  // two modules, one object code
+    EXPECT_EQ(run(*second), run(*first));
+    EXPECT_EQ(second->vectorized(), first->vectorized());
+    EXPECT_EQ(second->prefetched_streams(), first->prefetched_streams());
+    EXPECT_EQ(second->llvm_instruction_count(), first->llvm_instruction_count());
+    // Another precision or code generation is another object.
+    auto f32 = compile_uncached(program(), ir::Precision::kF32);
+    auto fast = compile_uncached(program(), ir::Precision::kF64, CodeGen::kFast);
+    ASSERT_TRUE(f32.has_value() && fast.has_value());
+    EXPECT_FALSE(f32->cached_object());
+    EXPECT_FALSE(fast->cached_object());
+    EXPECT_EQ(objects().size(), 3U);
+}
+
+TEST_F(ObjectCacheTest, ReductionsAreCachedWithTheirKernel) {
+    auto first = compile_uncached(program(), ir::Precision::kF64);
+    ASSERT_TRUE(first.has_value());
+    const std::vector<double> expected = reduce(*first);
+    EXPECT_EQ(objects().size(), 2U);
+    auto second = compile_uncached(program(), ir::Precision::kF64);
+    ASSERT_TRUE(second.has_value());
+    EXPECT_TRUE(second->cached_object());
+    EXPECT_EQ(reduce(*second), expected);
+    EXPECT_EQ(objects().size(), 2U);
+}
+
+TEST_F(ObjectCacheTest, AFileCutShortOrChangedIsCompiledAgainAndReplaced) {
+    ASSERT_TRUE(compile_uncached(program(), ir::Precision::kF64).has_value());
+    ASSERT_EQ(objects().size(), 1U);
+    const fs::path file = objects().front();
+    const auto size = fs::file_size(file);
+    const std::vector<double> expected = run(*compile_uncached(program(), ir::Precision::kF64));
+    for (const bool cut : {true, false}) {
+        if (cut) {
+            fs::resize_file(file, size - 9);
+        } else {
+            std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(static_cast<std::streamoff>(size - 100));
+            f.put('\x5a');
+        }
+        auto again = compile_uncached(program(), ir::Precision::kF64);
+        ASSERT_TRUE(again.has_value()) << again.error().message;
+        EXPECT_FALSE(again->cached_object()) << (cut ? "cut short" : "changed");
+        EXPECT_EQ(run(*again), expected);
+        EXPECT_EQ(fs::file_size(file), size);
+        auto after = compile_uncached(program(), ir::Precision::kF64);
+        ASSERT_TRUE(after.has_value());
+        EXPECT_TRUE(after->cached_object());
+    }
+}
+
+TEST_F(ObjectCacheTest, OffWritesNothing) {
+    ::setenv("LADDU_JIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe)
+    for (int k = 0; k < 2; ++k) {
+        auto kernel = compile_uncached(program(), ir::Precision::kF64);
+        ASSERT_TRUE(kernel.has_value());
+        EXPECT_FALSE(kernel->cached_object());
+    }
+    EXPECT_FALSE(fs::exists(dir_));
+}
+
+TEST_F(ObjectCacheTest, ADirectoryThatCannotBeWrittenOnlyCostsTheCache) {
+    fs::create_directories(dir_);
+    const fs::path blocked = dir_ / "a-file";
+    std::ofstream(blocked) << "not a directory";
+    ::setenv("LADDU_JIT_CACHE", (blocked / "jit").c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+    auto kernel = compile_uncached(program(), ir::Precision::kF64);
+    ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+    EXPECT_FALSE(kernel->cached_object());
+    EXPECT_EQ(run(*kernel), run(*compile_uncached(program(), ir::Precision::kF64)));
+}
+
+TEST_F(ObjectCacheTest, ObjectsNotWrittenForAMonthAreRemoved) {
+    fs::create_directories(dir_);
+    const fs::path old_object = dir_ / "0123.o";
+    const fs::path recent_object = dir_ / "4567.o";
+    const fs::path other = dir_ / "notes.txt";
+    for (const fs::path& p : {old_object, recent_object, other}) {
+        std::ofstream(p) << "x";
+    }
+    const auto now = fs::file_time_type::clock::now();
+    fs::last_write_time(old_object, now - std::chrono::hours(24 * 31));
+    fs::last_write_time(other, now - std::chrono::hours(24 * 365));
+    fs::last_write_time(recent_object, now - std::chrono::hours(24 * 29));
+    ASSERT_TRUE(compile_uncached(program(), ir::Precision::kF64).has_value());
+    EXPECT_FALSE(fs::exists(old_object));
+    EXPECT_TRUE(fs::exists(recent_object));
+    EXPECT_TRUE(fs::exists(other));
+}
+
+}  // namespace
+}  // namespace laddu::jit
