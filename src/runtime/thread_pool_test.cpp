@@ -14,6 +14,7 @@
 #include <laddu/base/error.hpp>
 #include <laddu/runtime/thread_pool.hpp>
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -100,6 +101,35 @@ TEST(ThreadPool, RethrowsTheLowestThrowingChunk) {
     std::atomic<int> count{0};
     pool.parallel_for_chunks(10, [&](std::size_t, std::size_t) { ++count; });
     EXPECT_EQ(count.load(), 10);
+}
+
+// A thread on its caller's CPU moves to another one it may use, and keeps its affinity; a
+// thread elsewhere, or one allowed a single CPU, stays.
+TEST(ThreadPool, AWorkerBesideItsCallerStepsOffItsCpu) {
+    cpu_set_t original;
+    ASSERT_EQ(sched_getaffinity(0, sizeof(original), &original), 0);
+    if (CPU_COUNT(&original) < 2) {
+        GTEST_SKIP() << "needs two CPUs";
+    }
+    std::thread([&] {
+        const int here = sched_getcpu();
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(static_cast<std::size_t>(here), &one);
+        // Allowed one CPU: nowhere to go.
+        ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+        detail::step_off_cpu(here);
+        EXPECT_EQ(sched_getcpu(), here);
+        // Allowed them all again but still on `here` (widening never moves a thread).
+        ASSERT_EQ(sched_setaffinity(0, sizeof(original), &original), 0);
+        detail::step_off_cpu(-1);
+        detail::step_off_cpu(here + 1 == CPU_SETSIZE ? 0 : here + 1);  // another CPU's caller
+        detail::step_off_cpu(here);
+        EXPECT_NE(sched_getcpu(), here);
+        cpu_set_t after;
+        ASSERT_EQ(sched_getaffinity(0, sizeof(after), &after), 0);
+        EXPECT_TRUE(CPU_EQUAL(&after, &original));
+    }).join();
 }
 
 TEST(ThreadPool, ZeroChunksIsANoOp) {

@@ -35,6 +35,16 @@
 
 namespace laddu::runtime {
 
+namespace detail {
+
+/// Moves the calling thread off CPU `caller_cpu` when it runs there and its affinity allows
+/// another CPU, then restores its affinity (what a pool worker does before each job: a thread
+/// woken beside its waker otherwise takes turns with it on one CPU). A no-op for a negative
+/// CPU, a thread elsewhere or a one-CPU affinity.
+void step_off_cpu(int caller_cpu) noexcept;
+
+}  // namespace detail
+
 /// The most threads a pool (and so Execution::threads) may ask for: far above any useful count
 /// on one host, low enough that a typo such as 100000 fails at once instead of exhausting the
 /// process's threads or memory.
@@ -89,6 +99,7 @@ private:
     std::unique_ptr<Share[]> shares_;           ///< one per worker (size())
     std::atomic<std::uint64_t> generation_{0};  ///< bumped per job (and on stop)
     std::atomic<std::size_t> active_{0};        ///< workers still in the current job
+    std::atomic<int> caller_cpu_{-1};           ///< the CPU the current job's caller posted it from
     std::size_t error_chunk_ = 0;               ///< chunk of `error_`
     std::exception_ptr error_;
     std::atomic<bool> stop_{false};
