@@ -134,7 +134,8 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
 
 // With LADDU_JIT_DUMP=<directory>, every compile writes its LLVM IR before and after the
 // pipeline to <directory>/laddu_kernel_<hash>_<precision>.{lowered,opt}.ll (for inspecting what
-// vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly).
+// vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly). A compile served from
+// the object cache runs no pipeline, so it writes only the .lowered.ll.
 void dump_module(const llvm::Module& module, const ir::Program& program, ir::Precision precision,
                  const char* stage) {
     const char* directory = std::getenv("LADDU_JIT_DUMP");

@@ -21,6 +21,11 @@ ThreadPool::ThreadPool(std::size_t threads) {
                                        total, kMaxThreads, std::thread::hardware_concurrency()));
     }
     shares_ = std::make_unique<Share[]>(total);
+    // Stepping off the caller's CPU only helps while every thread can have a CPU of its own; an
+    // oversubscribed pool would only move its workers around.
+    cpu_set_t allowed;
+    step_off_ = total > 1 && sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
+                total <= static_cast<std::size_t>(CPU_COUNT(&allowed));
     workers_.reserve(total - 1);
     try {
         for (std::size_t worker = 1; worker < total; ++worker) {
@@ -165,7 +170,9 @@ void ThreadPool::worker_loop(std::size_t worker) {
             return;
         }
         seen = generation_.load(std::memory_order_acquire);
-        detail::step_off_cpu(caller_cpu_.load(std::memory_order_relaxed));
+        if (step_off_) {
+            detail::step_off_cpu(caller_cpu_.load(std::memory_order_relaxed));
+        }
         run_chunks(worker);
         if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             // The caller may be asleep on done_: take the lock so the wake cannot slip between
@@ -192,7 +199,7 @@ void ThreadPool::parallel_for_chunks(
     }
     error_ = nullptr;
     active_.store(workers_.size(), std::memory_order_relaxed);
-    caller_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+    caller_cpu_.store(step_off_ ? sched_getcpu() : -1, std::memory_order_relaxed);
     {
         // Under the lock, so a worker about to sleep on start_ sees the new generation.
         const std::lock_guard lock(mutex_);

@@ -100,7 +100,8 @@ private:
     std::atomic<std::uint64_t> generation_{0};  ///< bumped per job (and on stop)
     std::atomic<std::size_t> active_{0};        ///< workers still in the current job
     std::atomic<int> caller_cpu_{-1};           ///< the CPU the current job's caller posted it from
-    std::size_t error_chunk_ = 0;               ///< chunk of `error_`
+    bool step_off_ = false;  ///< workers step off the caller's CPU (no more threads than CPUs)
+    std::size_t error_chunk_ = 0;  ///< chunk of `error_`
     std::exception_ptr error_;
     std::atomic<bool> stop_{false};
 };
