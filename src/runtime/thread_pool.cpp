@@ -170,9 +170,8 @@ void ThreadPool::worker_loop(std::size_t worker) {
             return;
         }
         seen = generation_.load(std::memory_order_acquire);
-        if (step_off_) {
-            detail::step_off_cpu(caller_cpu_.load(std::memory_order_relaxed));
-        }
+        // -1 (nothing to do) unless the pool steps off (parallel_for_chunks).
+        detail::step_off_cpu(caller_cpu_.load(std::memory_order_relaxed));
         run_chunks(worker);
         if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             // The caller may be asleep on done_: take the lock so the wake cannot slip between
