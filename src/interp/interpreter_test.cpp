@@ -9,6 +9,7 @@
 
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
+#include <laddu/ir/fuse_dots.hpp>
 
 #include "reference/program_reference.hpp"
 
@@ -509,6 +510,61 @@ TEST(Interpreter, ReportsUserErrors) {
     Workspace foreign = other.make_workspace();
     expect_error<InternalError>([&] { interp.evaluate_invariants(kParams, foreign); },
                                 "different interpreter");
+}
+
+// ir::fuse_dots lets a coupling x + i·0 enter its products as the Real x: on finite events the
+// values are bit for bit those of the same program whose zero imaginary part is a parameter set
+// to 0, which keeps all four products (a K-matrix coupling sum with such a coupling first, a
+// plain product, and a product with a constant 2 + 0i).
+ir::Program coupling_program(bool constant_zero) {
+    Builder b;
+    const ValueId f0 = b.load(b.add_input("f0", ValueKind::kComplex));
+    const ValueId f1 = b.load(b.add_input("f1", ValueKind::kComplex));
+    const ValueId zero = constant_zero ? b.const_real(0.0) : b.param(3);
+    const ValueId real_coupling = b.complex(b.param(0), zero);
+    const ValueId free_coupling = b.complex(b.param(1), b.param(2));
+    const std::vector<ValueId> terms{b.binary(OpCode::kMul, real_coupling, f0),
+                                     b.binary(OpCode::kMul, free_coupling, f1)};
+    const ValueId sum = b.add_n(terms);
+    b.add_output(sum, "sum");
+    b.add_output(b.binary(OpCode::kMul, f1, real_coupling), "product");
+    const ValueId two =
+        constant_zero ? b.const_complex(2.0, 0.0) : b.complex(b.const_real(2.0), b.param(3));
+    b.add_output(b.unary(OpCode::kNormSqr, b.binary(OpCode::kMul, sum, two)), "scaled");
+    b.set_parameter_count(4);
+    return ir::fuse_dots(b.finish());
+}
+
+TEST(Interpreter, ACouplingWithAFixedZeroImaginaryPartKeepsItsProductsBits) {
+    const ir::Program rewritten = coupling_program(true);
+    const ir::Program reference = coupling_program(false);
+    // The rewrite happened: the plain product's coupling is the Real parameter 0.
+    const auto real_factor_products = [](const ir::Program& p) {
+        std::size_t n = 0;
+        for (const ir::Instruction& inst : p.instructions) {
+            if (inst.op == OpCode::kMul) {
+                for (const ValueId operand : p.operands_of(inst)) {
+                    n += p.at(operand).kind == ValueKind::kReal ? 1U : 0U;
+                }
+            }
+        }
+        return n;
+    };
+    ASSERT_GT(real_factor_products(rewritten), real_factor_products(reference));
+    const Data data = make_data(reference, 3 * kBlockSize + 5, 41);
+    const std::vector<double> params{0.7, -1.3, 0.4, 0.0};
+    const auto expected = run_all(Interpreter::prepare(reference), params, data);
+    const auto got = run_all(Interpreter::prepare(rewritten), params, data);
+    for (std::size_t j = 0; j < expected.size(); ++j) {
+        for (std::size_t i = 0; i < data.count; ++i) {
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(got[j][i].real()),
+                      std::bit_cast<std::uint64_t>(expected[j][i].real()))
+                << "output " << j << ", event " << i;
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(got[j][i].imag()),
+                      std::bit_cast<std::uint64_t>(expected[j][i].imag()))
+                << "output " << j << ", event " << i;
+        }
+    }
 }
 
 // A program of the parameters alone (a normalisation's coefficients): its invariant outputs
