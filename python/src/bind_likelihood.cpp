@@ -94,6 +94,7 @@ py::dict nll_info(const likelihood::UnbinnedNll& nll) {
     out["normalization_groups"] = info.normalization_groups;
     out["normalization_has_residual"] = info.normalization_has_residual;
     out["normalization_bytes"] = info.normalization_bytes;
+    out["normalization_from_data_cache"] = info.normalization_from_data_cache;
     out["data"] = events_info(info.data);
     out["accepted"] = events_info(info.accepted);
     return out;

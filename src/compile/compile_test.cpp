@@ -1,3 +1,4 @@
+#include <bit>
 #include <cstdlib>
 #include <random>
 
@@ -318,6 +319,49 @@ TEST(Normalization, DecomposesTheKmatrixStandIn) {
     EXPECT_EQ(compiled.normalization->amplitudes.size(), 40U);
     expect_hermitian_form_matches(testing::kmatrix_benchmark_model(), *compiled.normalization, 0.1,
                                   0.9);
+}
+
+// The amplitudes read from the model's cache columns have the bits of the amplitudes computed
+// from the events: the statistics do not depend on which of the two a pass runs.
+TEST(Normalization, CachedAmplitudesAreTheEventAmplitudesBits) {
+    const expr::Model model = testing::kmatrix_benchmark_model();
+    const CompiledModel compiled = compile_model(model);
+    ASSERT_TRUE(compiled.normalization.has_value());
+    const NormalizationDecomposition& n = *compiled.normalization;
+    ASSERT_TRUE(n.cached_amplitude_program.has_value());
+    // The cache columns, then the event columns of the factors the cache does not hold.
+    const auto& slots = n.cached_amplitude_program->inputs;
+    ASSERT_GT(slots.size(), compiled.evaluate.inputs.size());
+    for (std::size_t k = 0; k < compiled.evaluate.inputs.size(); ++k) {
+        EXPECT_EQ(slots[k], compiled.evaluate.inputs[k]);
+    }
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 20; ++trial) {
+        const auto event = testing::random_event(model.expression(), rng, 0.1, 0.9);
+        std::vector<std::complex<double>> raw;
+        for (const auto& slot : n.amplitude_program.inputs) {
+            raw.emplace_back(event.at(slot.name));
+        }
+        std::vector<std::complex<double>> columns_in;
+        for (const auto& slot : compiled.precompute.inputs) {
+            columns_in.emplace_back(event.at(slot.name));
+        }
+        auto columns = testing::execute_program(compiled.precompute, columns_in, {});
+        for (std::size_t k = columns.size(); k < slots.size(); ++k) {
+            columns.emplace_back(event.at(slots[k].name));
+        }
+        const auto direct = testing::execute_program(n.amplitude_program, raw, {});
+        const auto cached = testing::execute_program(*n.cached_amplitude_program, columns, {});
+        ASSERT_EQ(direct.size(), cached.size());
+        for (std::size_t a = 0; a < direct.size(); ++a) {
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(direct[a].real()),
+                      std::bit_cast<std::uint64_t>(cached[a].real()))
+                << "amplitude " << a;
+            EXPECT_EQ(std::bit_cast<std::uint64_t>(direct[a].imag()),
+                      std::bit_cast<std::uint64_t>(cached[a].imag()))
+                << "amplitude " << a;
+        }
+    }
 }
 
 TEST(CompileModel, DisabledPassesAreSkipped) {

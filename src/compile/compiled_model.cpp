@@ -8,6 +8,7 @@
 
 #include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
+#include <laddu/ir/compose.hpp>
 #include <laddu/ir/validate.hpp>
 
 #include "lower.hpp"
@@ -48,7 +49,16 @@ void lower_normalization(NormalizationDecomposition& d, const CompiledModel& com
     std::vector<expr::Expr> amplitudes = d.amplitudes;
     amplitudes.insert(amplitudes.end(), d.bases.begin(), d.bases.end());
     d.coefficient_program = detail::lower_parameter_outputs(coefficients, compiled.parameters);
-    d.amplitude_program = detail::lower_event_outputs(amplitudes);
+    // With cache columns the amplitudes are read from them where the cache holds them, and the
+    // event-column program is the precompute program followed by that one: a pass over the
+    // events and a pass over a model's cache give the same bits.
+    if (compiled.has_precompute()) {
+        d.cached_amplitude_program =
+            detail::lower_cached_event_outputs(amplitudes, compiled.cache_plan);
+        d.amplitude_program = ir::compose(compiled.precompute, *d.cached_amplitude_program);
+    } else {
+        d.amplitude_program = detail::lower_event_outputs(amplitudes);
+    }
 
     // One accumulation per statistic: the matrix entries on and above the diagonal within each
     // group, and one per basis.

@@ -117,6 +117,18 @@ public:
 
     ir::Builder& builder() { return builder_; }
 
+    // Reads every kValue column of `plan` as an input slot (in plan order, so the slots are the
+    // cache's) wherever its element is reached; other elements lower from their definitions.
+    void read_cache(const CachePlan& plan) {
+        for (const CacheColumn& column : plan.columns) {
+            const std::uint32_t slot = builder_.add_input(
+                column.name, column.is_complex ? ir::ValueKind::kComplex : ir::ValueKind::kReal);
+            if (column.source == CacheColumnSource::kValue) {
+                cache_slots_.emplace(ElementKey{column.node.id(), column.element}, slot);
+            }
+        }
+    }
+
     // Element `e` of `node` (0 for scalars), with the IR kind matching the expression kind.
     // The elements it reads are lowered first, depth first with an explicit stack (graphs can
     // be 10^5 levels deep), so lower_element() finds them memoised and never recurses.
@@ -274,7 +286,7 @@ private:
     // The elements lower_element(node, e) reads through element(), in the order it reads them.
     void element_reads(const Expr& node, std::uint32_t e,
                        std::vector<std::pair<Expr, std::uint32_t>>* reads) const {
-        if (cached(node)) {
+        if (cached(node) || cache_slots_.contains(ElementKey{node.id(), e})) {
             return;
         }
         const auto& n = node.node();
@@ -359,6 +371,9 @@ private:
     ValueId lower_element(const Expr& node, std::uint32_t e) {
         if (cached(node)) {
             return load_column(node, e);
+        }
+        if (auto it = cache_slots_.find(ElementKey{node.id(), e}); it != cache_slots_.end()) {
+            return builder_.load(it->second);
         }
         const auto& n = node.node();
         const auto children = node.children();
@@ -460,6 +475,7 @@ private:
     std::unordered_map<ElementKey, std::vector<ValueId>, ElementKeyHash> inverse_rows_;
     std::unordered_map<const void*, ValueId> solves_;
     std::map<std::string, std::uint32_t> inputs_;
+    std::unordered_map<ElementKey, std::uint32_t, ElementKeyHash> cache_slots_;
     std::optional<ValueId> zero_;
     std::optional<ValueId> one_;
 };
@@ -541,6 +557,18 @@ LoweredModel lower_model(const expr::Expr& root, const GraphFacts& facts,
 
 ir::Program lower_event_outputs(const std::vector<expr::Expr>& outputs) {
     ProgramLowerer lowerer(Context::kPrecompute, nullptr, nullptr, nullptr);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        lowerer.builder().add_output(lowerer.widen(lowerer.element(outputs[i], 0)),
+                                     fmt::format("amplitude{}", i));
+    }
+    lowerer.builder().set_parameter_count(0);
+    return finish_fused(lowerer.builder());
+}
+
+ir::Program lower_cached_event_outputs(const std::vector<expr::Expr>& outputs,
+                                       const CachePlan& plan) {
+    ProgramLowerer lowerer(Context::kPrecompute, nullptr, nullptr, nullptr);
+    lowerer.read_cache(plan);
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         lowerer.builder().add_output(lowerer.widen(lowerer.element(outputs[i], 0)),
                                      fmt::format("amplitude{}", i));

@@ -58,9 +58,10 @@ bool wants_statistics(const compile::NormalizationDecomposition& d,
     return false;
 }
 
-std::optional<FastNormalization> FastNormalization::build(const compile::CompiledModel& model,
-                                                          const data::EventData& accepted,
-                                                          const runtime::Execution& execution) {
+std::optional<FastNormalization>
+FastNormalization::build(const compile::CompiledModel& model, const data::EventData& accepted,
+                         const runtime::Execution& execution,
+                         const runtime::EventCache* accepted_cache) {
     if (!model.normalization || !wants_statistics(*model.normalization, execution.normalization)) {
         return std::nullopt;
     }
@@ -112,9 +113,10 @@ std::optional<FastNormalization> FastNormalization::build(const compile::Compile
         {.mode = autodiff::AutodiffMode::kReverse, .component = autodiff::Component::kReal}));
 
     runtime::NormalizationStatistics statistics =
-        runtime::normalization_statistics(d, accepted, execution);
+        runtime::normalization_statistics(d, accepted, execution, accepted_cache);
     fast.matrix_ = std::move(statistics.matrix);
     fast.linear_ = std::move(statistics.linear);
+    fast.from_cache_ = statistics.from_cache;
     if (statistics_perturbation != 0.0) {
         (fast.linear_.empty() ? fast.matrix_.front() : fast.linear_.front()) +=
             statistics_perturbation;

@@ -24,6 +24,7 @@
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/data/event_data.hpp>
 #include <laddu/likelihood/term.hpp>
+#include <laddu/runtime/event_cache.hpp>
 #include <laddu/runtime/execution.hpp>
 #include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/normalization_matrix.hpp>
@@ -52,10 +53,12 @@ public:
     /// collective (whose processes must all take one path). Uses the
     /// execution's threads, memory budget (the statistics are leased from it for the life of
     /// the object; a source's read windows while they are gathered) and collective (a
-    /// collective call then).
+    /// collective call then). `accepted_cache` (optional): a resident cache of `model` over
+    /// this process's accepted events, from which the statistics pass reads the amplitudes'
+    /// cached factors (runtime::normalization_statistics).
     [[nodiscard]] static std::optional<FastNormalization>
     build(const compile::CompiledModel& model, const data::EventData& accepted,
-          const runtime::Execution& execution);
+          const runtime::Execution& execution, const runtime::EventCache* accepted_cache = nullptr);
 
     /// The separable part of the integral at `params` (free order).
     [[nodiscard]] double value(std::span<const double> params) const;
@@ -77,6 +80,9 @@ public:
         return (matrix_.size() + linear_.size()) * sizeof(std::complex<double>);
     }
 
+    /// True when the statistics were gathered from the accepted_cache given to build().
+    [[nodiscard]] bool from_cache() const noexcept { return from_cache_; }
+
 private:
     FastNormalization() = default;
 
@@ -90,6 +96,7 @@ private:
     std::vector<std::size_t> same_group_begin_;
     std::vector<std::complex<double>> matrix_;  ///< terms_ × terms_, row-major
     std::vector<std::complex<double>> linear_;  ///< S_k
+    bool from_cache_ = false;                   ///< gathered from the given accepted_cache
     runtime::MemoryLease lease_;                ///< the statistics' bytes in the budget
     /// (c_a(θ), then d_k(θ)); set once built
     std::optional<runtime::ParameterFunction> coefficient_values_;

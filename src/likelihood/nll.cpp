@@ -199,8 +199,12 @@ UnbinnedNll::build(Kind kind, const expr::Model& model, const compile::CompiledM
             state->data->events() == 0 ? "has no events" : "weights do not sum to a positive value",
             state->data_weights));
     }
+    // The accepted Monte Carlo may be the data itself (a benchmark, a closure test): the
+    // statistics then read the data's cache instead of computing its columns again.
+    const runtime::EventCache* accepted_cache =
+        accepted.same_events(data) && state->data->is_resident() ? &state->data->cache() : nullptr;
     if (std::optional<FastNormalization> fast =
-            FastNormalization::build(compiled, accepted, shared)) {
+            FastNormalization::build(compiled, accepted, shared, accepted_cache)) {
         state->fast = std::make_unique<const FastNormalization>(std::move(*fast));
         // FastNormalization::build finds statistics only in the compiler's decomposition.
         if (!compiled.normalization) {
@@ -281,6 +285,7 @@ UnbinnedNllInfo UnbinnedNll::info() const {
         info.normalization_groups = fast.groups();
         info.normalization_has_residual = state().residual != nullptr;
         info.normalization_bytes = fast.bytes();
+        info.normalization_from_data_cache = fast.from_cache();
     }
     if (state().accepted) {
         // The event pass (NormalizationMode::kGeneral, or kVerify's check of the matrix).

@@ -214,6 +214,38 @@ TEST_F(NormalizationStrategyTest, BitIdenticalForAnyThreadCountAndMemoryPlan) {
     }
 }
 
+// Accepted MC that is the data itself is gathered from the data's resident cache, with the bits
+// of the same events gathered from their columns (a copy, or the data streamed).
+TEST_F(NormalizationStrategyTest, TheDataAsAcceptedMonteCarloReadsItsCacheWithTheSameBits) {
+    for (const auto& [make, mode] : std::vector<std::pair<expr::Model (*)(), NormalizationMode>>{
+             {[] { return laddu::testing::toy_model({.offset = 0.25}); }, NormalizationMode::kAuto},
+             {proven_linear_model, NormalizationMode::kAuto},
+             {hybrid_model, NormalizationMode::kVerify}}) {
+        const expr::Model model = make();
+        const std::vector<double> at = point_of(model);
+        const data::EventData events(mc_);
+        const data::EventData copy(mc_);
+        const data::EventData streamed = events.with_policy(data::MemoryPolicy::kStreaming);
+        for (const std::size_t threads : {1U, 2U}) {
+            const runtime::Execution execution = with_normalization(with_threads(threads), mode);
+            const NLL shared(model, events, events, execution);
+            const NLL separate(model, events, copy, execution);
+            const NLL from_stream(model, streamed, streamed, execution);
+            const std::string name = shared.info().normalization_strategy;
+            ASSERT_TRUE(shared.uses_fast_normalization()) << name;
+            EXPECT_TRUE(shared.info().normalization_from_data_cache) << name;
+            EXPECT_FALSE(separate.info().normalization_from_data_cache) << name;
+            EXPECT_FALSE(from_stream.info().normalization_from_data_cache) << name;
+            const runtime::Evaluation expected = separate.value_and_gradient(at);
+            for (const NLL* nll : {&shared, &from_stream}) {
+                const runtime::Evaluation got = nll->value_and_gradient(at);
+                EXPECT_EQ(got.value, expected.value) << name;
+                EXPECT_EQ(got.gradient, expected.gradient) << name;
+            }
+        }
+    }
+}
+
 TEST_F(NormalizationStrategyTest, VerifyRaisesWhenTheStatisticsDisagreeWithThePass) {
     for (const auto make : {linear_model, hybrid_model, +[] {
                                 return laddu::testing::toy_model();

@@ -11,6 +11,7 @@
 #include <laddu/base/error.hpp>
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/runtime/collective.hpp>
+#include <laddu/runtime/event_cache.hpp>
 #include <laddu/runtime/event_windows.hpp>
 #include <laddu/runtime/memory_pool.hpp>
 #include <laddu/runtime/normalization_matrix.hpp>
@@ -156,9 +157,11 @@ ReadWindow read_window(const EventWindows& windows, MemoryPool& pool) {
 
 // The chunk records (record_width() doubles) of M and S over the local accepted events, one per
 // owned chunk, in owned order.
+// `cache` (optional) holds the model's cache columns of the local events, which the kernel's
+// first input slots read; its other slots read the windows' event columns.
 std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
                                   const detail::ChunkKernel& kernel, const EventWindows& windows,
-                                  const Execution& execution) {
+                                  const EventCache* cache, const Execution& execution) {
     const std::size_t n = d.amplitudes.size();
     const std::size_t width = record_width(d);
     std::vector<double> records(windows.owned_chunks().size() * width);
@@ -167,7 +170,16 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
         threads > 1 ? std::make_unique<ThreadPool>(threads) : nullptr;
     const ReadWindow read = read_window(windows, *pool_of(execution));
     windows.for_each(read.events, [&](const EventWindow& window) {
-        const std::vector<ir::InputColumn> inputs = window.input_columns();
+        std::vector<ir::InputColumn> inputs;
+        if (cache != nullptr) {
+            const std::size_t first = window.first_chunk * kReductionChunk;
+            for (const ir::InputColumn& column : cache->view().columns) {
+                inputs.push_back(
+                    {column.re + first, column.im == nullptr ? nullptr : column.im + first});
+            }
+        }
+        const std::vector<ir::InputColumn> events = window.input_columns();
+        inputs.insert(inputs.end(), events.begin(), events.end());
         const ir::ColumnView view{inputs, window.events};
         ir::check_inputs(kernel.program(), ir::Precision::kF64, view);
         std::vector<char> finite((window.events + kReductionChunk - 1) / kReductionChunk, 1);
@@ -198,32 +210,56 @@ std::vector<double> chunk_records(const compile::NormalizationDecomposition& d,
 
 NormalizationStatistics normalization_statistics(const compile::NormalizationDecomposition& d,
                                                  const data::EventData& accepted,
-                                                 const Execution& execution) {
+                                                 const Execution& execution,
+                                                 const EventCache* accepted_cache) {
     const std::size_t n = d.amplitudes.size();
     const std::size_t m = d.bases.size();
     const std::size_t width = record_width(d);
+    // The cached program and the event-column one give the same bits (see
+    // NormalizationDecomposition::cached_amplitude_program): the cache only saves the work.
+    const EventCache* cache = d.cached_amplitude_program && accepted_cache != nullptr &&
+                                      accepted_cache->storage() == ir::Precision::kF64
+                                  ? accepted_cache
+                                  : nullptr;
+    const ir::Program& program =
+        cache != nullptr ? *d.cached_amplitude_program : d.amplitude_program;
+    const std::size_t cache_slots = cache != nullptr ? cache->slot_count() : 0;
     std::vector<std::string> inputs;
-    for (const ir::InputSlot& slot : d.amplitude_program.inputs) {
-        inputs.push_back(slot.name);
+    for (std::size_t k = cache_slots; k < program.inputs.size(); ++k) {
+        inputs.push_back(program.inputs[k].name);
     }
     const Collective* collective = execution.collective.get();
     std::vector<double> records;
     std::size_t global_chunks = 0;
     collectively(collective, [&] {
-        for (const ir::InputSlot& slot : d.amplitude_program.inputs) {
-            if (slot.kind != ir::ValueKind::kReal) {
-                throw DataError(
-                    fmt::format("the amplitude input '{}' is not a real event column", slot.name));
+        for (std::size_t k = cache_slots; k < program.inputs.size(); ++k) {
+            if (program.inputs[k].kind != ir::ValueKind::kReal) {
+                throw DataError(fmt::format("the amplitude input '{}' is not a real event column",
+                                            program.inputs[k].name));
             }
         }
         const EventWindows windows =
             EventWindows::open(accepted, inputs, collective, "the accepted Monte Carlo");
+        for (std::size_t k = 0; k < cache_slots; ++k) {
+            if (program.inputs.size() <= k || cache->kind(k) != program.inputs[k].kind) {
+                throw InternalError(fmt::format(
+                    "the cache given for the accepted Monte Carlo does not hold the model's "
+                    "cache column {}",
+                    k));
+            }
+        }
+        if (cache != nullptr && cache->events() != windows.local_events()) {
+            throw InternalError(fmt::format(
+                "the cache given for the accepted Monte Carlo holds {} events, the accepted "
+                "Monte Carlo has {} here",
+                cache->events(), windows.local_events()));
+        }
         global_chunks = windows.global_chunks();
         // Every process selects by the global event count, so all run the same backend.
         const std::shared_ptr<const detail::ChunkKernel> kernel =
-            detail::select_kernel(d.amplitude_program, ir::Precision::kF64, execution.jit,
+            detail::select_kernel(program, ir::Precision::kF64, execution.jit,
                                   windows.global_events(), detail::Passes::kOnce);
-        records = chunk_records(d, *kernel, windows, execution);
+        records = chunk_records(d, *kernel, windows, cache, execution);
     });
     if (collective != nullptr) {
         records = collective->all_gather_chunks(records, width, global_chunks);
@@ -236,6 +272,7 @@ NormalizationStatistics normalization_statistics(const compile::NormalizationDec
     }
     const std::size_t half = n * n + m;
     NormalizationStatistics statistics;
+    statistics.from_cache = cache != nullptr;
     statistics.matrix.resize(n * n);
     statistics.linear.resize(m);
     for (std::size_t k = 0; k < half; ++k) {

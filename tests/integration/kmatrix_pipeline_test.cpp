@@ -11,6 +11,8 @@
 
 #include <laddu/amplitudes/kmatrix_benchmark.hpp>
 #include <laddu/compile/compiled_model.hpp>
+#include <laddu/data/event_data.hpp>
+#include <laddu/likelihood/nll.hpp>
 #include <laddu/runtime/prepared_model.hpp>
 
 #include "../support/ksks_events.hpp"
@@ -116,6 +118,29 @@ TEST_F(KMatrixPipeline, ReductionsAreBitIdenticalForOneTwoAndFourThreads) {
         EXPECT_EQ(many.reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal),
                   expected)
             << threads << " threads";
+    }
+}
+
+// The benchmark's NLL with the data as accepted MC: the normalisation statistics read the data's
+// cache (the K-matrix columns are not solved again), with the bits of gathering them from a copy
+// of the events, on the interpreter and the JIT.
+TEST_F(KMatrixPipeline, StatisticsFromTheDataCacheHaveTheBitsOfTheEventPass) {
+    const auto params = parameters();
+    const data::EventData events(events_->dataset());
+    const data::EventData copy(events_->dataset());
+    for (const runtime::JitPolicy jit :
+         {runtime::JitPolicy::kDisabled, runtime::JitPolicy::kEnabled}) {
+        runtime::Execution execution = with(2, {});
+        execution.jit = jit;
+        const likelihood::NLL shared(*model_, events, events, execution);
+        const likelihood::NLL separate(*model_, events, copy, execution);
+        ASSERT_TRUE(shared.uses_fast_normalization());
+        EXPECT_TRUE(shared.info().normalization_from_data_cache);
+        EXPECT_FALSE(separate.info().normalization_from_data_cache);
+        const runtime::Evaluation got = shared.value_and_gradient(params);
+        const runtime::Evaluation expected = separate.value_and_gradient(params);
+        EXPECT_EQ(got.value, expected.value);
+        EXPECT_EQ(got.gradient, expected.gradient);
     }
 }
 

@@ -86,6 +86,13 @@ struct NormalizationDecomposition {
     /// one per basis.
     ir::Program amplitude_program;
 
+    /// The amplitudes and bases read from the model's cache where it holds them: input slots
+    /// the evaluate program's (the cache columns), then the event columns of what the cache
+    /// does not hold. amplitude_program is then the precompute program followed by this one, so
+    /// the two give the same bits. nullopt for a model without cache columns. Set by
+    /// compile_model().
+    std::optional<ir::Program> cached_amplitude_program;
+
     /// The residual compiled as a model of its own (normalisation analysis off); null without a
     /// residual. Set by compile_model().
     std::shared_ptr<const CompiledModel> residual_model;

@@ -59,6 +59,12 @@ public:
     /// The memory policy.
     [[nodiscard]] MemoryPolicy policy() const noexcept { return policy_; }
 
+    /// True when `other` holds these very events: it shares this one's dataset storage or
+    /// source (a copy, or with_policy()). Equal events in separate storage are not the same.
+    [[nodiscard]] bool same_events(const EventData& other) const noexcept {
+        return dataset_ != nullptr ? dataset_ == other.dataset_ : source_ == other.source_;
+    }
+
     /// The number of events.
     [[nodiscard]] std::uint64_t num_events() const;
 

@@ -80,6 +80,9 @@ struct UnbinnedNllInfo {
     bool normalization_has_residual = false;  ///< "hybrid": a residual MC pass remains
     /// the statistics' bytes (terms² + bases complex doubles)
     std::size_t normalization_bytes = 0;
+    /// the statistics were gathered from the data's event cache (the accepted MC is the data
+    /// and its cache is resident): the cached factors were not computed a second time
+    bool normalization_from_data_cache = false;
     PreparedEventsInfo data;
     PreparedEventsInfo accepted;
     /// wall seconds preparing the data, the accepted MC and the normalisation took (not the

@@ -21,10 +21,13 @@
 
 namespace laddu::runtime {
 
+class EventCache;
+
 /// The statistics of a decomposition over the accepted Monte Carlo.
 struct NormalizationStatistics {
     std::vector<std::complex<double>> matrix;  ///< M, row-major, amplitudes × amplitudes
     std::vector<std::complex<double>> linear;  ///< S_k, one per basis
+    bool from_cache = false;                   ///< the pass read the given cache (accepted_cache)
 };
 
 /// M and S of `decomposition` over `accepted`, in one pass: the amplitude program (amplitudes,
@@ -35,9 +38,16 @@ struct NormalizationStatistics {
 /// thread count, backend, memory plan and number of processes. DataError when `accepted` lacks
 /// an amplitude input; EvaluationError naming the first accepted event whose amplitude or basis
 /// is not finite. A collective call when the execution has a collective.
+///
+/// `accepted_cache` (optional) is the model's f64 event cache of this process's events of
+/// `accepted` (a prepared model's resident cache over the same events, e.g. the data's when the
+/// accepted Monte Carlo is the data): the pass then reads the cached factors of the amplitudes
+/// (cached_amplitude_program) instead of computing them again from the events, with the same
+/// bits. A float cache is not used.
 [[nodiscard]] NormalizationStatistics
 normalization_statistics(const compile::NormalizationDecomposition& decomposition,
-                         const data::EventData& accepted, const Execution& execution);
+                         const data::EventData& accepted, const Execution& execution,
+                         const EventCache* accepted_cache = nullptr);
 
 /// A program that reads no event columns: a function of the parameters alone (the
 /// coefficients of a normalisation decomposition and their gradients), run in f64 on the
