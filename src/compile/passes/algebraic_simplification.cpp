@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include <laddu/base/assert.hpp>
+#include <laddu/expr/node_map.hpp>
 #include <laddu/expr/traversal.hpp>
 
 #include "../scalar_math.hpp"
@@ -25,23 +26,24 @@ using expr::UnaryOp;
 class FiniteSafety {
 public:
     bool is_safe(const Expr& e) {
-        if (auto it = memo_.find(e.id()); it != memo_.end()) {
-            return it->second;
+        if (const char* known = memo_.find(e.id())) {
+            return *known != 0;
         }
         // Children first, so compute() only reads memoised children (no recursion).
         const auto known = [this](const Expr& x) {
             return memo_.contains(x.id());
         };
         for (const Expr& node : expr::topological_order(e, known)) {
-            memo_.emplace(node.id(), compute(node));
+            const char safe = compute(node) ? 1 : 0;
+            memo_.try_emplace(node.id(), safe);
         }
-        return memo_.at(e.id());
+        return memo_.at(e.id()) != 0;
     }
 
 private:
     bool all_safe(std::span<const Expr> xs) {
         return std::all_of(xs.begin(), xs.end(),
-                           [this](const Expr& x) { return memo_.at(x.id()); });
+                           [this](const Expr& x) { return memo_.at(x.id()) != 0; });
     }
 
     bool compute(const Expr& e) {
@@ -89,7 +91,7 @@ private:
         return false;
     }
 
-    std::unordered_map<const void*, bool> memo_;
+    expr::NodeMap<char> memo_;  // 0 or 1 (NodeMap keeps no bool)
 };
 
 bool is_zero_literal(const Expr& e) {
@@ -374,8 +376,7 @@ expr::Expr algebraic_simplification(const expr::Expr& root) {
 expr::Expr algebraic_simplification_counted(const expr::Expr& root, SimplificationCounts& counts) {
     FiniteSafety safety;
     const std::vector<Expr> order = expr::topological_order(root);
-    std::unordered_map<const void*, Rewritten> rewritten;
-    rewritten.reserve(order.size());
+    expr::NodeMap<Rewritten> rewritten(order.size());
     rewritten[root.id()].needs_expr = true;
     for (const Expr& node : order) {
         const std::optional<BinaryOp> op = flattening_op(node);

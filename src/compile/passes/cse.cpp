@@ -1,7 +1,6 @@
 #include "cse.hpp"
 
-#include <unordered_map>
-
+#include <laddu/expr/node_map.hpp>
 #include <laddu/expr/traversal.hpp>
 
 #include "rewrite_support.hpp"
@@ -13,12 +12,11 @@ using expr::Expr;
 expr::Expr cse(const expr::Expr& root) {
     // Keyed by the address of commutative_key(node); the pair keeps the key alive so the address
     // stays unique while the map exists.
-    std::unordered_map<const void*, std::pair<Expr, Expr>> representative;
+    expr::NodeMap<std::pair<Expr, Expr>> representative;
     return expr::rewrite_bottom_up(root, [&](const Expr& node) {
         Expr key = detail::commutative_key(node);
         const void* id = key.id();
-        auto it = representative.try_emplace(id, std::move(key), node).first;
-        return it->second.second;
+        return representative.try_emplace(id, std::move(key), node).first->second;
     });
 }
 
