@@ -178,24 +178,29 @@ struct ObjectCode {
     bool cached = false;
 };
 
-// The object code of `module` for `machine`: from the object cache when it holds it; else
-// `passes` (the IR pipeline `pipeline` describes, returning what it found) and code generation,
-// and the result is stored for the next process.
-template <typename Passes>
-Expected<ObjectCode> object_code(llvm::Module& module, llvm::TargetMachine& machine,
-                                 std::string_view pipeline, Passes&& passes) {
+// The object code of the module that `source` describes (every input of its lowering) for
+// `machine`: from the object cache when it holds it, without lowering; else `lower()` (the
+// module, or the error), `passes` (the IR pipeline `pipeline` describes, returning what it
+// found) and code generation, and the result is stored for the next process.
+template <typename Lower, typename Passes>
+Expected<ObjectCode> object_code(std::string_view source, llvm::TargetMachine& machine,
+                                 std::string_view pipeline, Lower&& lower, Passes&& passes) {
     const std::optional<std::string> directory = detail::object_cache_directory();
     std::string key;
     if (directory) {
-        key = detail::object_key(module, machine, pipeline);
+        key = detail::object_key(source, machine, pipeline);
         if (std::optional<detail::CachedObject> hit = detail::load_object(*directory, key)) {
             return ObjectCode{std::move(hit->object), hit->facts, true};
         }
     }
+    Expected<llvm::Module*> module = lower();
+    if (!module) {
+        return module.error();
+    }
     ObjectCode code;
-    code.facts = passes(module);
+    code.facts = passes(**module);
     llvm::orc::SimpleCompiler compiler(machine);
-    auto object = compiler(module);
+    auto object = compiler(**module);
     if (!object) {
         return backend_failure("cannot generate code", object.takeError());
     }
@@ -271,22 +276,33 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
         return backend_failure("cannot create a target machine", machine.takeError());
     }
 
-    auto context = std::make_unique<llvm::LLVMContext>();
-    auto module = std::make_unique<llvm::Module>("laddu", *context);
-    module->setDataLayout((*machine)->createDataLayout());
-    module->setTargetTriple((*machine)->getTargetTriple().str());
     const detail::LowerOptions options{kFunctionName, builder->getCPU(),
                                        builder->getFeatures().getString(), inputs};
-    if (auto lowered = detail::lower_program(program, precision, options, *module); !lowered) {
-        return lowered.error();
-    }
-    const auto lowered_at = std::chrono::steady_clock::now();
-    dump_module(*module, program, precision, "lowered");
+    // What lowering reads: the program, the precision and the options.
+    const std::string source =
+        "kernel\n" + std::string(ir::precision_name(precision)) + "\n" + options.function_name +
+        "\n" + options.cpu + "\n" + options.features + "\n" +
+        std::to_string(static_cast<int>(options.inputs)) + "\n" + detail::describe_program(program);
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;
+    auto lowered_at = std::chrono::steady_clock::now();
     auto optimised_at = lowered_at;
+    const auto lower = [&]() -> Expected<llvm::Module*> {
+        context = std::make_unique<llvm::LLVMContext>();
+        module = std::make_unique<llvm::Module>("laddu", *context);
+        module->setDataLayout((*machine)->createDataLayout());
+        module->setTargetTriple((*machine)->getTargetTriple().str());
+        if (auto lowered = detail::lower_program(program, precision, options, *module); !lowered) {
+            return lowered.error();
+        }
+        lowered_at = std::chrono::steady_clock::now();
+        dump_module(*module, program, precision, "lowered");
+        return module.get();
+    };
     Expected<ObjectCode> code =
-        object_code(*module, **machine,
+        object_code(source, **machine,
                     std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes),
-                    [&](llvm::Module& m) {
+                    lower, [&](llvm::Module& m) {
                         optimise(m, **machine);
                         const std::size_t prefetched = detail::insert_prefetches(
                             *m.getFunction(kFunctionName), detail::kPrefetchBytes);
@@ -449,16 +465,32 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& spec,
     const auto start = std::chrono::steady_clock::now();
     detail::ReductionLayout layout = layout_;
     layout.function_name = "laddu_reduce_" + std::to_string(reductions_.size());
-    auto context = std::make_unique<llvm::LLVMContext>();
-    auto module = std::make_unique<llvm::Module>("laddu_reduce", *context);
-    module->setDataLayout(jit_->getDataLayout());
-    module->setTargetTriple(jit_->getTargetTriple().str());
-    if (auto lowered = detail::lower_reduction(layout, spec, *module); !lowered) {
-        return lowered.error();
+    // What lowering reads: the layout and the spec.
+    std::string source = "reduction\n" + layout.kernel_name + "\n" + layout.function_name + "\n" +
+                         layout.cpu + "\n" + layout.features + "\n" +
+                         std::to_string(layout.input_pointers) + " " +
+                         std::to_string(static_cast<int>(layout.float_inputs)) + " " +
+                         std::to_string(layout.output_pointers) + "\n";
+    for (std::size_t j = 0; j < layout.output_column.size(); ++j) {
+        source += std::to_string(layout.output_column[j]) + (layout.output_real[j] ? "r " : "c ");
     }
+    source += "\n" + std::to_string(static_cast<int>(spec.term)) + " " + std::to_string(spec.sums) +
+              " " + std::to_string(static_cast<int>(spec.unit_weights)) + "\n";
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;
+    const auto lower = [&]() -> Expected<llvm::Module*> {
+        context = std::make_unique<llvm::LLVMContext>();
+        module = std::make_unique<llvm::Module>("laddu_reduce", *context);
+        module->setDataLayout(jit_->getDataLayout());
+        module->setTargetTriple(jit_->getTargetTriple().str());
+        if (auto lowered = detail::lower_reduction(layout, spec, *module); !lowered) {
+            return lowered.error();
+        }
+        return module.get();
+    };
     // Explicit vector code: no IR passes before code generation.
-    Expected<ObjectCode> code =
-        object_code(*module, *machine_, "reduction", [](llvm::Module&) { return ModuleFacts{}; });
+    Expected<ObjectCode> code = object_code(source, *machine_, "reduction", lower,
+                                            [](llvm::Module&) { return ModuleFacts{}; });
     if (!code) {
         return code.error();
     }

@@ -3,10 +3,12 @@
 // programs again in every process. A lowered module's object code is stored under a key that
 // covers everything that shapes it, and later compiles of the same module load it instead.
 //
-// The key is a SHA-256 over the lowered module's text, the target (triple, CPU, features,
-// code-generation level), LLVM's version, the IR pipeline, and the identity of the binary doing
-// the compiling (its path, size and modification time), so a rebuilt laddu-cpp never loads
-// objects made by another build. A file holds a header (magic, sizes, what the compile found
+// The key is a SHA-256 over a description of everything lowering reads (the ir::Program field
+// by field with the precision and lowering options, or a reduction's layout and spec), the
+// target (triple, CPU, features, code-generation level), LLVM's version, the IR pipeline, and
+// the identity of the binary doing the compiling (its path, size and modification time), so a
+// rebuilt laddu-cpp, whose lowering may differ, never loads objects made by another build. A
+// hit needs no lowering at all. A file holds a header (magic, sizes, what the compile found
 // in the kernel) and the object, with a SHA-256 of both; a file that is cut short or changed
 // is a miss and is replaced. Files are written to a temporary and renamed, so concurrent
 // processes see whole files or none. The directory is LADDU_JIT_CACHE when set (`off` or empty:
@@ -19,6 +21,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include <laddu/ir/program.hpp>
 
 namespace llvm {
 class MemoryBuffer;
@@ -45,10 +49,15 @@ struct CachedObject {
 /// The cache directory the environment names now, or nullopt when caching is off.
 [[nodiscard]] std::optional<std::string> object_cache_directory();
 
-/// The key of `lowered` (before any IR pass) compiled by `machine` after the IR passes that
-/// `pipeline` describes: 64 hex digits.
-[[nodiscard]] std::string object_key(const llvm::Module& lowered,
-                                     const llvm::TargetMachine& machine, std::string_view pipeline);
+/// The key of the module that `source` describes (every input of its lowering:
+/// describe_program(), a reduction's layout and spec) compiled by `machine` after the IR passes
+/// that `pipeline` describes: 64 hex digits.
+[[nodiscard]] std::string object_key(std::string_view source, const llvm::TargetMachine& machine,
+                                     std::string_view pipeline);
+
+/// Every field of `program` but its output names (which lowering does not read), in a byte
+/// string: equal strings are equal programs.
+[[nodiscard]] std::string describe_program(const ir::Program& program);
 
 /// The object stored under `key` in `directory`, if a whole one with a matching checksum is
 /// there.

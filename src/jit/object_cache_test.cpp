@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include <laddu/base/aligned.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/jit/jit.hpp>
+
+#include "object_cache.hpp"
 
 namespace laddu::jit {
 namespace {
@@ -120,6 +123,53 @@ TEST_F(ObjectCacheTest, TheNextCompileLoadsTheObjectAndComputesTheSameBits) {
     EXPECT_FALSE(f32->cached_object());
     EXPECT_FALSE(fast->cached_object());
     EXPECT_EQ(objects().size(), 3U);
+}
+
+// The key describes the program, not its lowered module: every field lowering reads must
+// change it, and only those.
+TEST(ObjectKey, TheProgramDescriptionChangesWithEveryFieldLoweringReads) {
+    const auto small = [](double constant, const char* input, bool swap, const char* name) {
+        ir::Builder b;
+        const ValueId x = b.load(b.add_input(input, ValueKind::kReal));
+        const ValueId c = b.const_real(constant);
+        b.add_output(swap ? b.binary(OpCode::kSub, c, x) : b.binary(OpCode::kSub, x, c), name);
+        return b.finish();
+    };
+    const std::string base = detail::describe_program(small(0.0, "x", false, "out"));
+    EXPECT_EQ(detail::describe_program(small(0.0, "x", false, "another name")), base);
+    EXPECT_NE(detail::describe_program(small(-0.0, "x", false, "out")), base);
+    EXPECT_NE(detail::describe_program(small(0.0, "y", false, "out")), base);
+    EXPECT_NE(detail::describe_program(small(0.0, "x", true, "out")), base);
+    ir::Program more_parameters = small(0.0, "x", false, "out");
+    more_parameters.parameter_count = 1;
+    EXPECT_NE(detail::describe_program(more_parameters), base);
+}
+
+// A program that differs only in a constant's sign is another object, not the stored one.
+TEST_F(ObjectCacheTest, AProgramDifferingInOneConstantIsCompiledNotLoaded) {
+    const auto divide = [](double constant) {
+        ir::Builder b;
+        const ValueId x = b.load(b.add_input("x", ValueKind::kReal));
+        b.add_output(b.binary(OpCode::kDiv, b.const_real(1.0),
+                              b.binary(OpCode::kAdd, x, b.const_real(constant))));
+        return b.finish();
+    };
+    auto positive = compile_uncached(divide(0.0), ir::Precision::kF64);
+    auto negative = compile_uncached(divide(-0.0), ir::Precision::kF64);
+    ASSERT_TRUE(positive.has_value() && negative.has_value());
+    EXPECT_FALSE(negative->cached_object());
+    EXPECT_EQ(objects().size(), 2U);
+    // 1 / (-0 + -0) is -inf, 1 / (-0 + 0) is +inf.
+    const double zero = -0.0;
+    double out_positive = 0.0;
+    double out_negative = 0.0;
+    const double* inputs[] = {&zero};
+    double* outputs_positive[] = {&out_positive};
+    double* outputs_negative[] = {&out_negative};
+    positive->run(nullptr, inputs, outputs_positive, 0, 1);
+    negative->run(nullptr, inputs, outputs_negative, 0, 1);
+    EXPECT_EQ(out_positive, std::numeric_limits<double>::infinity());
+    EXPECT_EQ(out_negative, -std::numeric_limits<double>::infinity());
 }
 
 TEST_F(ObjectCacheTest, ReductionsAreCachedWithTheirKernel) {
