@@ -27,8 +27,12 @@ template <typename T>
 void execute_nary(ir::OpCode op, std::uint32_t attr, std::span<const Lanes<T>> in, OutLanes<T> out,
                   std::size_t n) noexcept;
 
-/// kSolve (attr = n | m << 16): one LU per lane; `out` has n·m elements; a singular lane gives
-/// NaN in every element. `scratch` holds at least n·n + n·m values, `swaps` n.
+/// Lanes per group of kSolve: eight systems are factored side by side.
+inline constexpr std::size_t kSolveGroup = 8;
+
+/// kSolve (attr = n | m << 16): one LU per lane, kSolveGroup lanes side by side; `out` has n·m
+/// elements; a singular lane gives NaN in every element. `scratch` holds at least
+/// (n·n + n·m) · kSolveGroup values, `swaps` n · kSolveGroup.
 template <typename T>
 void execute_solve(std::uint32_t attr, std::span<const Lanes<T>> in,
                    std::span<const OutLanes<T>> out, std::size_t n, std::complex<T>* scratch,

@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "execute.hpp"
@@ -9,91 +11,204 @@ namespace laddu::interp::detail {
 namespace {
 
 template <typename T>
-T norm1(Cx<T> z) noexcept {
-    return std::fabs(z.re) + std::fabs(z.im);
+T norm1(T re, T im) noexcept {
+    return std::fabs(re) + std::fabs(im);
 }
 
-// Factors the row-major n×n `a` in place (L unit-lower below the diagonal, U on and above),
-// recording the row swap of each column in `swaps`. Partial pivoting on |re|+|im|, first row
-// on ties; a column whose pivot is exactly zero is skipped; multipliers are a · (1/pivot);
-// the rank-1 update runs column by column.
+// The LU solve of kSolveGroup lanes side by side, each lane computing exactly what a scalar
+// partial-pivoting LU of its own system computes (so the JIT's scalar helper gets the same
+// bits): the loops over the group's lanes are innermost and branch-free, pivots and skipped
+// columns become per-lane selects. Pivoting on |re|+|im|, first row on ties; a column whose
+// pivot is exactly zero is left as it is; multipliers are a · (1/pivot); the rank-1 update runs
+// column by column; the triangular solves follow the recorded swaps. A lane whose U has an
+// exactly zero diagonal element fails: every element of its solution is NaN.
+//
+// Scratch layout: element e (row-major A, then B column by column) of lane l at re[e·G + l]
+// and im[(E + e)·G + l], E = n·n + n·m; swaps[k·G + l] is lane l's pivot row of column k.
 template <typename T>
-void lu_factor(std::complex<T>* m, std::size_t n, std::size_t* swaps) noexcept {
-    // Views the std::complex storage through the IR's arithmetic.
-    auto get = [m, n](std::size_t i, std::size_t j) {
-        return from_std(m[i * n + j]);
-    };
-    auto set = [m, n](std::size_t i, std::size_t j, Cx<T> v) {
-        m[i * n + j] = to_std(v);
-    };
-    for (std::size_t k = 0; k < n; ++k) {
-        std::size_t pivot = k;
-        T best = norm1(get(k, k));
-        for (std::size_t i = k + 1; i < n; ++i) {
-            const T v = norm1(get(i, k));
-            if (v > best) {
-                best = v;
-                pivot = i;
+struct Group {
+    static constexpr std::size_t G = kSolveGroup;
+    T* re;
+    T* im;
+    std::size_t* swaps;
+    std::size_t n;
+
+    T* r(std::size_t e) const noexcept { return re + e * G; }
+
+    T* i(std::size_t e) const noexcept { return im + e * G; }
+
+    void factor() const noexcept {
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t kk = k * n + k;
+            T best[G];
+            std::size_t pivot[G];
+            for (std::size_t l = 0; l < G; ++l) {
+                best[l] = norm1(r(kk)[l], i(kk)[l]);
+                pivot[l] = k;
+            }
+            for (std::size_t row = k + 1; row < n; ++row) {
+                const std::size_t e = row * n + k;
+                for (std::size_t l = 0; l < G; ++l) {
+                    const T v = norm1(r(e)[l], i(e)[l]);
+                    const bool larger = v > best[l];
+                    best[l] = larger ? v : best[l];
+                    pivot[l] = larger ? row : pivot[l];
+                }
+            }
+            for (std::size_t l = 0; l < G; ++l) {
+                swaps[k * G + l] = pivot[l];
+            }
+            swap_rows(k, pivot);
+            bool skip[G];
+            T inv_re[G];
+            T inv_im[G];
+            for (std::size_t l = 0; l < G; ++l) {
+                skip[l] = best[l] == T(0);
+                const Cx<T> inv = cx_recip(Cx<T>{r(kk)[l], i(kk)[l]});
+                inv_re[l] = inv.re;
+                inv_im[l] = inv.im;
+            }
+            for (std::size_t row = k + 1; row < n; ++row) {
+                const std::size_t e = row * n + k;
+                for (std::size_t l = 0; l < G; ++l) {
+                    const Cx<T> m = cx_mul(Cx<T>{r(e)[l], i(e)[l]}, Cx<T>{inv_re[l], inv_im[l]});
+                    r(e)[l] = skip[l] ? r(e)[l] : m.re;
+                    i(e)[l] = skip[l] ? i(e)[l] : m.im;
+                }
+            }
+            for (std::size_t col = k + 1; col < n; ++col) {
+                const std::size_t u = k * n + col;
+                for (std::size_t row = k + 1; row < n; ++row) {
+                    const std::size_t e = row * n + col;
+                    const std::size_t m = row * n + k;
+                    for (std::size_t l = 0; l < G; ++l) {
+                        const Cx<T> v =
+                            cx_sub(Cx<T>{r(e)[l], i(e)[l]},
+                                   cx_mul(Cx<T>{r(m)[l], i(m)[l]}, Cx<T>{r(u)[l], i(u)[l]}));
+                        r(e)[l] = skip[l] ? r(e)[l] : v.re;
+                        i(e)[l] = skip[l] ? i(e)[l] : v.im;
+                    }
+                }
             }
         }
-        swaps[k] = pivot;
-        if (best == T(0)) {
-            continue;
-        }
-        if (pivot != k) {
-            for (std::size_t j = 0; j < n; ++j) {
-                std::swap(m[k * n + j], m[pivot * n + j]);
+    }
+
+    // Swaps, lane by lane, row k with row pivot[l] of A (all n columns).
+    void swap_rows(std::size_t k, const std::size_t* pivot) const noexcept {
+        for (std::size_t row = k + 1; row < n; ++row) {
+            for (std::size_t col = 0; col < n; ++col) {
+                swap_elements(k * n + col, row * n + col, row, pivot);
             }
         }
-        const Cx<T> inv = cx_recip(get(k, k));
-        for (std::size_t i = k + 1; i < n; ++i) {
-            set(i, k, cx_mul(get(i, k), inv));
+    }
+
+    // Where pivot[l] == row, swaps elements a and b of lane l.
+    void swap_elements(std::size_t a, std::size_t b, std::size_t row,
+                       const std::size_t* pivot) const noexcept {
+        for (std::size_t l = 0; l < G; ++l) {
+            const bool swap = pivot[l] == row;
+            const T a_re = r(a)[l];
+            const T a_im = i(a)[l];
+            r(a)[l] = swap ? r(b)[l] : a_re;
+            i(a)[l] = swap ? i(b)[l] : a_im;
+            r(b)[l] = swap ? a_re : r(b)[l];
+            i(b)[l] = swap ? a_im : i(b)[l];
         }
-        for (std::size_t j = k + 1; j < n; ++j) {
-            const Cx<T> u = get(k, j);
-            for (std::size_t i = k + 1; i < n; ++i) {
-                set(i, j, cx_sub(get(i, j), cx_mul(get(i, k), u)));
+    }
+
+    // Solves for the right-hand side whose elements start at element `first`; marks the lanes
+    // whose U has a zero diagonal element in `failed`.
+    void solve(std::size_t first, bool* failed) const noexcept {
+        for (std::size_t k = 0; k < n; ++k) {
+            for (std::size_t row = k + 1; row < n; ++row) {
+                swap_elements(first + k, first + row, row, swaps + k * G);
+            }
+        }
+        for (std::size_t j = 0; j < n; ++j) {
+            for (std::size_t row = j + 1; row < n; ++row) {
+                update(first + row, row * n + j, first + j);
+            }
+        }
+        for (std::size_t j = n; j-- > 0;) {
+            const std::size_t d = j * n + j;
+            const std::size_t b = first + j;
+            for (std::size_t l = 0; l < G; ++l) {
+                failed[l] = failed[l] || (r(d)[l] == T(0) && i(d)[l] == T(0));
+                const Cx<T> q = cx_div(Cx<T>{r(b)[l], i(b)[l]}, Cx<T>{r(d)[l], i(d)[l]});
+                r(b)[l] = q.re;
+                i(b)[l] = q.im;
+            }
+            for (std::size_t row = 0; row < j; ++row) {
+                update(first + row, row * n + j, b);
+            }
+        }
+    }
+
+    // x -= lu · y, lane by lane.
+    void update(std::size_t x, std::size_t lu, std::size_t y) const noexcept {
+        for (std::size_t l = 0; l < G; ++l) {
+            const Cx<T> v = cx_sub(Cx<T>{r(x)[l], i(x)[l]},
+                                   cx_mul(Cx<T>{r(lu)[l], i(lu)[l]}, Cx<T>{r(y)[l], i(y)[l]}));
+            r(x)[l] = v.re;
+            i(x)[l] = v.im;
+        }
+    }
+};
+
+template <typename T>
+void solve_lanes(std::uint32_t attr, std::span<const Lanes<T>> in, std::span<const OutLanes<T>> out,
+                 std::size_t n, T* scratch, std::size_t* swaps) noexcept {
+    constexpr std::size_t G = kSolveGroup;
+    const std::size_t size = ir::solve_size(attr);
+    const std::size_t rhs = ir::solve_rhs_count(attr);
+    const std::size_t elements = size * size + size * rhs;
+    const Group<T> group{scratch, scratch + elements * G, swaps, size};
+    constexpr T kNaN = std::numeric_limits<T>::quiet_NaN();
+    for (std::size_t first = 0; first < n; first += G) {
+        const std::size_t lanes = std::min(G, n - first);
+        // A short group repeats its first lane in the unused ones (finite work, never written).
+        for (std::size_t e = 0; e < elements; ++e) {
+            for (std::size_t l = 0; l < G; ++l) {
+                const std::size_t lane = first + (l < lanes ? l : 0);
+                group.r(e)[l] = in[e].re[lane];
+                group.i(e)[l] = in[e].is_complex() ? in[e].im[lane] : T(0);
+            }
+        }
+        group.factor();
+        bool failed[G] = {};
+        for (std::size_t c = 0; c < rhs; ++c) {
+            group.solve(size * size + c * size, failed);
+        }
+        for (std::size_t e = 0; e < size * rhs; ++e) {
+            const T* re = group.r(size * size + e);
+            const T* im = group.i(size * size + e);
+            for (std::size_t l = 0; l < lanes; ++l) {
+                out[e].re[first + l] = failed[l] ? kNaN : re[l];
+                out[e].im[first + l] = failed[l] ? kNaN : im[l];
             }
         }
     }
 }
 
-// Solves in place for one right-hand side; false if some U_ii is exactly zero.
-template <typename T>
-bool lu_solve(const std::complex<T>* m, const std::size_t* swaps, std::size_t n,
-              std::complex<T>* rhs) noexcept {
-    auto lu = [m, n](std::size_t i, std::size_t j) {
-        return from_std(m[i * n + j]);
-    };
-    auto b = [rhs](std::size_t i) {
-        return from_std(rhs[i]);
-    };
-    for (std::size_t k = 0; k < n; ++k) {
-        if (swaps[k] != k) {
-            std::swap(rhs[k], rhs[swaps[k]]);
-        }
-    }
-    for (std::size_t j = 0; j < n; ++j) {
-        for (std::size_t i = j + 1; i < n; ++i) {
-            rhs[i] = to_std(cx_sub(b(i), cx_mul(lu(i, j), b(j))));
-        }
-    }
-    for (std::size_t j = n; j-- > 0;) {
-        const Cx<T> diag = lu(j, j);
-        if (diag.re == T(0) && diag.im == T(0)) {
-            return false;
-        }
-        rhs[j] = to_std(cx_div(b(j), diag));
-        for (std::size_t i = 0; i < j; ++i) {
-            rhs[i] = to_std(cx_sub(b(i), cx_mul(lu(i, j), b(j))));
-        }
-    }
-    return true;
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// One copy per x86-64 level, each with the whole solve inlined (flatten), so that the group's
+// lanes are one AVX-512 register of doubles where the CPU has them.
+#define LADDU_SOLVE_CLONES                                                                         \
+    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
+#else
+#define LADDU_SOLVE_CLONES
+#endif
+
+LADDU_SOLVE_CLONES void solve_f64(std::uint32_t attr, std::span<const Lanes<double>> in,
+                                  std::span<const OutLanes<double>> out, std::size_t n,
+                                  double* scratch, std::size_t* swaps) noexcept {
+    solve_lanes<double>(attr, in, out, n, scratch, swaps);
 }
 
-template <typename T>
-Cx<T> lane_value(const Lanes<T>& v, std::size_t lane) noexcept {
-    return {v.re[lane], v.is_complex() ? v.im[lane] : T(0)};
+LADDU_SOLVE_CLONES void solve_f32(std::uint32_t attr, std::span<const Lanes<float>> in,
+                                  std::span<const OutLanes<float>> out, std::size_t n,
+                                  float* scratch, std::size_t* swaps) noexcept {
+    solve_lanes<float>(attr, in, out, n, scratch, swaps);
 }
 
 }  // namespace
@@ -102,24 +217,13 @@ template <typename T>
 void execute_solve(std::uint32_t attr, std::span<const Lanes<T>> in,
                    std::span<const OutLanes<T>> out, std::size_t n, std::complex<T>* scratch,
                    std::size_t* swaps) noexcept {
-    const std::size_t size = ir::solve_size(attr);
-    const std::size_t rhs = ir::solve_rhs_count(attr);
-    std::complex<T>* a = scratch;
-    std::complex<T>* b = scratch + size * size;
-    constexpr T kNaN = std::numeric_limits<T>::quiet_NaN();
-    for (std::size_t lane = 0; lane < n; ++lane) {
-        for (std::size_t e = 0; e < size * size + size * rhs; ++e) {
-            a[e] = to_std(lane_value(in[e], lane));
-        }
-        lu_factor(a, size, swaps);
-        bool ok = true;
-        for (std::size_t c = 0; c < rhs && ok; ++c) {
-            ok = lu_solve(a, swaps, size, b + c * size);
-        }
-        for (std::size_t e = 0; e < size * rhs; ++e) {
-            out[e].re[lane] = ok ? b[e].real() : kNaN;
-            out[e].im[lane] = ok ? b[e].imag() : kNaN;
-        }
+    // std::complex<T> is an array of two T (its re and im): the scratch as 2 · its length T.
+    T* values =
+        reinterpret_cast<T*>(scratch);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+    if constexpr (std::is_same_v<T, double>) {
+        solve_f64(attr, in, out, n, values, swaps);
+    } else {
+        solve_f32(attr, in, out, n, values, swaps);
     }
 }
 

@@ -326,6 +326,79 @@ TEST(Interpreter, SingularSolveGivesNaNInEveryElement) {
     }
 }
 
+// kSolve factors kSolveGroup lanes side by side: lanes that pivot on different rows, tie,
+// skip a zero column, are singular or hold NaN give, each, the bits of the same event solved
+// alone (evaluate_row), in f64 and f32, in full groups and a short last one.
+TEST(Interpreter, SolveLanesAreIndependentWhateverEachPivots) {
+    Builder b;
+    std::vector<ValueId> system;
+    for (int k = 0; k < 9; ++k) {
+        system.push_back(b.load(b.add_input("m" + std::to_string(k), ValueKind::kReal)));
+    }
+    for (const double v : {1.0, 2.0, 3.0, 0.0, 1.0, 0.0}) {
+        system.push_back(b.const_real(v));
+    }
+    const ValueId x = b.solve(3, 2, system);
+    for (std::uint32_t e = 0; e < 6; ++e) {
+        b.add_output(b.extract(x, e));
+    }
+    const ir::Program program = b.finish();
+    Data data = make_data(program, 2 * kBlockSize + 5, 17, -1.0, 1.0);
+    for (std::size_t i = 0; i < data.count; ++i) {
+        auto a = [&](std::size_t r, std::size_t c) -> double& {
+            return data.re[3 * r + c][i];
+        };
+        switch (i % 7) {
+        case 0:  // a zero first column: skipped, then a zero pivot
+            a(0, 0) = a(1, 0) = a(2, 0) = 0.0;
+            break;
+        case 1:  // a tie: the first row stays
+            a(1, 0) = -a(0, 0);
+            break;
+        case 2:  // the last row pivots
+            a(2, 0) = 5.0;
+            break;
+        case 3:  // the middle row pivots
+            a(1, 0) = -4.0;
+            break;
+        case 4:  // two equal rows: column 1 eliminates to zero
+            for (std::size_t c = 0; c < 3; ++c) {
+                a(1, c) = a(0, c);
+            }
+            break;
+        case 5:
+            a(2, 1) = std::numeric_limits<double>::quiet_NaN();
+            break;
+        default:
+            break;
+        }
+    }
+    for (std::size_t slot = 0; slot < 9; ++slot) {
+        for (std::size_t i = 0; i < data.count; ++i) {
+            data.events[slot][i] = data.re[slot][i];
+        }
+    }
+    for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
+        const Interpreter interp = Interpreter::prepare(program, precision);
+        const auto block = run_all(interp, {}, data);
+        std::size_t singular = 0;
+        for (std::size_t i = 0; i < data.count; ++i) {
+            const auto row = interp.evaluate_row({}, data.view(), i);
+            singular += std::isnan(row[0].real()) ? 1U : 0U;
+            for (std::size_t j = 0; j < row.size(); ++j) {
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(row[j].real()),
+                          std::bit_cast<std::uint64_t>(block[j][i].real()))
+                    << "event " << i << " output " << j;
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(row[j].imag()),
+                          std::bit_cast<std::uint64_t>(block[j][i].imag()))
+                    << "event " << i << " output " << j;
+            }
+        }
+        // Cases 0 and 5 have no solution (case 4 only where its rows cancel exactly).
+        EXPECT_GE(singular, 2 * (data.count / 7));
+    }
+}
+
 TEST(Interpreter, BlockResultsAreBitIdenticalToRows) {
     const auto program = leaf_program([](Builder& b, std::array<ValueId, 4> l) {
         const auto [x, z, p, c] = l;

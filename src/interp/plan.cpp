@@ -6,6 +6,8 @@
 
 #include <laddu/base/assert.hpp>
 
+#include "execute.hpp"
+
 namespace laddu::interp::detail {
 
 namespace {
@@ -118,8 +120,8 @@ private:
         if (inst.op == OpCode::kSolve) {
             const std::size_t n = ir::solve_size(inst.attr);
             const std::size_t m = ir::solve_rhs_count(inst.attr);
-            plan_.solve_scratch = std::max(plan_.solve_scratch, n * n + n * m);
-            plan_.solve_swaps = std::max(plan_.solve_swaps, n);
+            plan_.solve_scratch = std::max(plan_.solve_scratch, (n * n + n * m) * kSolveGroup);
+            plan_.solve_swaps = std::max(plan_.solve_swaps, n * kSolveGroup);
         }
         return step;
     }

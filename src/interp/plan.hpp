@@ -63,8 +63,8 @@ struct Plan {
     std::size_t invariant_scalars = 0;
     std::size_t register_scalars = 0;
     std::size_t max_operands = 1;   ///< largest step operand count (and Vector width)
-    std::size_t solve_scratch = 0;  ///< complex values kSolve needs (n·n + n·m)
-    std::size_t solve_swaps = 0;    ///< row swaps kSolve needs (n)
+    std::size_t solve_scratch = 0;  ///< complex values kSolve needs ((n·n + n·m) · kSolveGroup)
+    std::size_t solve_swaps = 0;    ///< row swaps kSolve needs (n · kSolveGroup)
     PlanStats stats;
 };
 
