@@ -1,3 +1,4 @@
+#include <atomic>
 #include <cstdint>
 #include <new>
 
@@ -9,6 +10,7 @@
 namespace laddu {
 
 static_assert(kMappedColumnBytes % kColumnAlignment == 0, "mapped blocks are column-aligned");
+static_assert(kColumnColourSpan % (2 * kColumnAlignment) == 0, "colours are column-aligned");
 
 namespace {
 
@@ -52,6 +54,25 @@ void* map_column(std::size_t bytes) {
 
 void unmap_column(void* block, std::size_t bytes) noexcept {
     ::munmap(block, bytes);
+}
+
+std::size_t next_column_colour() noexcept {
+    constexpr std::size_t kStep = 2 * kColumnAlignment;
+    constexpr std::size_t kColours = kColumnColourSpan / kStep;
+    static std::atomic<std::size_t> next{0};
+    return (next.fetch_add(1, std::memory_order_relaxed) % kColours) * kStep;
+}
+
+void* map_coloured_column(std::size_t bytes) {
+    char* const block = static_cast<char*>(map_column(bytes + kColumnColourSpan));
+    return block + next_column_colour();
+}
+
+void unmap_coloured_column(void* column, std::size_t bytes) noexcept {
+    // Blocks start on a page boundary and colours stay within the first page.
+    const auto address = reinterpret_cast<std::uintptr_t>(column);
+    unmap_column(reinterpret_cast<void*>(address - address % kColumnColourSpan),
+                 bytes + kColumnColourSpan);
 }
 
 }  // namespace laddu

@@ -1,4 +1,6 @@
 #include <cstdint>
+#include <set>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -20,7 +22,8 @@ TEST(AlignedVector, DataIsCacheLineAligned) {
 TEST(AlignedVector, LargeColumnsAreMappedAlignedAndZeroed) {
     const std::size_t n = kMappedColumnBytes / sizeof(double) + 3;
     AlignedVector<double> column(n);
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.data()) % 4096, 0U);  // a page of its own
+    // Its own pages: the column starts at its colour within the first one.
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(column.data()) % (2 * kColumnAlignment), 0U);
     EXPECT_EQ(column[n - 1], 0.0);
     column.assign(n, 2.5);
     column.resize(4);  // stays mapped, then shrinks across the threshold
@@ -40,14 +43,34 @@ TEST(AlignedVector, ColumnsOfHugePagesStartOnAHugePageBoundary) {
     const std::size_t n = (std::size_t{3} << 20) / sizeof(double) + 5;
     AlignedVector<double> first(n, 1.5);
     AlignedVector<double> second(n, -2.0);
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first.data()) % kHuge, 0U);
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(second.data()) % kHuge, 0U);
+    // The blocks start on huge-page boundaries; each column at its colour within the block's
+    // first page.
+    EXPECT_LT(reinterpret_cast<std::uintptr_t>(first.data()) % kHuge, kColumnColourSpan);
+    EXPECT_LT(reinterpret_cast<std::uintptr_t>(second.data()) % kHuge, kColumnColourSpan);
     first[n - 1] = 7.0;
     first = AlignedVector<double>();
     EXPECT_EQ(second[0], -2.0);
     EXPECT_EQ(second[n - 1], -2.0);
     AlignedVector<double> third(n);
     EXPECT_EQ(third[n - 1], 0.0);  // fresh pages, zeroed
+}
+
+// Columns mapped one after another start at different offsets within a page, two cache lines
+// apart, so the same element of 30 columns falls into 30 different L1 sets rather than one.
+TEST(AlignedVector, MappedColumnsAllocatedTogetherStartAtDifferentColours) {
+    const std::size_t n = (std::size_t{2} << 20) / sizeof(double);  // 2 MiB: huge-page blocks
+    std::vector<AlignedVector<double>> columns;
+    std::set<std::uintptr_t> colours;
+    for (int k = 0; k < 30; ++k) {
+        columns.emplace_back(n, static_cast<double>(k));
+        const auto address = reinterpret_cast<std::uintptr_t>(columns.back().data());
+        EXPECT_EQ(address % (2 * kColumnAlignment), 0U);
+        colours.insert(address % kColumnColourSpan);
+    }
+    EXPECT_EQ(colours.size(), 30U);
+    for (int k = 0; k < 30; ++k) {
+        EXPECT_EQ(columns[static_cast<std::size_t>(k)][n - 1], static_cast<double>(k));
+    }
 }
 
 TEST(AlignedVector, HugeRequestThrowsBadAlloc) {

@@ -4,10 +4,16 @@
 // column to a cache line keeps loads whole and lets the compiler assume alignment.
 //
 // Large columns are mapped from the system and unmapped when freed, never kept in malloc's
-// heap. A streamed pass allocates and frees window- and batch-sized columns of varying sizes
-// again and again; glibc, which serves blocks up to the size of the largest mapped block it has
-// freed from its heap, would fragment that heap and keep the freed pages resident beyond the
-// memory budget that accounted for every live column (measured: +17% of a 64 MiB budget).
+// heap. Mapped blocks start on page (or huge-page) boundaries, so every column would put its
+// element i at the same offset within a page: a loop that reads element i of 30 columns at
+// once (the K-matrix cache) would meet all 30 in one set of the L1 cache, which holds 12 lines
+// a set, and in one set of L2 for 2 MiB-aligned columns, and evict its own prefetches. Each
+// mapped column therefore starts at its own colour, a multiple of two cache lines within the
+// first page of its block. A streamed pass allocates and frees window- and batch-sized columns of
+// varying sizes again and again; glibc, which serves blocks up to the size of the largest mapped
+// block it has freed from its heap, would fragment that heap and keep the freed pages resident
+// beyond the memory budget that accounted for every live column (measured: +17% of a 64 MiB
+// budget).
 #pragma once
 
 #include <cstddef>
@@ -32,6 +38,20 @@ inline constexpr std::size_t kMappedColumnBytes = std::size_t{64} << 10;
 /// Returns a block of map_column(bytes) to the system.
 void unmap_column(void* block, std::size_t bytes) noexcept;
 
+/// Bytes a coloured column may start past its block's start (one page).
+inline constexpr std::size_t kColumnColourSpan = 4096;
+
+/// The next column colour: an offset within kColumnColourSpan, a multiple of two cache lines,
+/// cycling through 32 values from call to call (so columns allocated together differ).
+[[nodiscard]] std::size_t next_column_colour() noexcept;
+
+/// A mapped column of `bytes`: map_column(bytes + kColumnColourSpan), starting at the next
+/// colour past the block's start.
+[[nodiscard]] void* map_coloured_column(std::size_t bytes);
+
+/// Returns a column of map_coloured_column(bytes) to the system.
+void unmap_coloured_column(void* column, std::size_t bytes) noexcept;
+
 /// A standard allocator that returns kColumnAlignment-aligned blocks.
 template <typename T>
 struct AlignedAllocator {
@@ -47,14 +67,14 @@ struct AlignedAllocator {
             throw std::bad_array_new_length();
         }
         if (n * sizeof(T) >= kMappedColumnBytes) {
-            return static_cast<T*>(map_column(n * sizeof(T)));
+            return static_cast<T*>(map_coloured_column(n * sizeof(T)));
         }
         return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kColumnAlignment}));
     }
 
     void deallocate(T* p, std::size_t n) noexcept {
         if (n * sizeof(T) >= kMappedColumnBytes) {
-            unmap_column(p, n * sizeof(T));
+            unmap_coloured_column(p, n * sizeof(T));
             return;
         }
         ::operator delete(p, std::align_val_t{kColumnAlignment});
