@@ -151,7 +151,9 @@ class DatasetDiagnostics:
     ``bytes_per_event`` and ``cache_bytes`` (the cache plan: its bytes per event and in all),
     ``cache_columns`` (the resident cache's slots), ``memory_decision`` (why it is resident or
     streamed), ``prepare_seconds`` (the whole term's build time, the same for both of its
-    datasets); None where the dataset has no event cache."""
+    datasets); None where the dataset has no event cache. ``normalization_from_data_cache``
+    (accepted MC folded into the statistics): True when the statistics were read from the data's
+    event cache, the accepted MC being the data itself; None otherwise."""
 
     def __init__(self, term, role, info, events, prepare_seconds):
         memory = events["memory"]
@@ -192,6 +194,7 @@ class DatasetDiagnostics:
             "cache_columns": events["cache_columns"],
             "memory_decision": None if memory is None else memory["decision"],
             "prepare_seconds": prepare_seconds,
+            "normalization_from_data_cache": info["normalization_from_data_cache"] if fast else None,
         }
 
     def __repr__(self):
@@ -207,6 +210,7 @@ for _name in (
     "normalization_retained_bytes", "normalization_preparation_passes", "normalization_cache_reused",
     "normalization_tag_reused_parent", "normalization_fallback_reason", "source_traversals",
     "backend", "bytes_per_event", "cache_bytes", "cache_columns", "memory_decision", "prepare_seconds",
+    "normalization_from_data_cache",
 ):
     setattr(DatasetDiagnostics, _name, _read_only(_name, f"{_name} (see the class docstring)."))
 del _name

@@ -189,6 +189,23 @@ def test_diagnostics_of_a_fast_normalization_term():
     # without a likelihood execution: the decisions of the term's own execution (the data only)
     decisions = likelihood.diagnostics().memory_decisions
     assert [d["prepared_for"] for d in decisions] == ["the data"]
+    assert accepted.normalization_from_data_cache is False
+    assert observed.normalization_from_data_cache is None
+
+
+def test_the_data_as_accepted_mc_reads_the_data_cache_with_the_same_value():
+    model, n = hermitian_model(), 2500
+    x, w = np.linspace(1.1, 2.1, n), np.linspace(0.5, 1.5, n)
+    data = ld.Dataset.from_arrays(scalars={"x": x}, weights=w)
+    copy = ld.Dataset.from_arrays(scalars={"x": x.copy()}, weights=w.copy())
+    shared = ld.NLL(model, data=data, accepted_mc=data, name="shared")
+    separate = ld.NLL(model, data=data, accepted_mc=copy, name="separate")
+    _, accepted = ld.Likelihood([shared]).diagnostics().datasets
+    _, accepted_copy = ld.Likelihood([separate]).diagnostics().datasets
+    assert accepted.normalization_from_data_cache is True
+    assert accepted_copy.normalization_from_data_cache is False
+    point = [0.6, 0.2, -0.3]
+    assert bits(shared.value_and_gradient(point)) == bits(separate.value_and_gradient(point))
 
 
 def linear_model():
