@@ -70,9 +70,8 @@ void* map_coloured_column(std::size_t bytes) {
 
 void unmap_coloured_column(void* column, std::size_t bytes) noexcept {
     // Blocks start on a page boundary and colours stay within the first page.
-    const auto address = reinterpret_cast<std::uintptr_t>(column);
-    unmap_column(reinterpret_cast<void*>(address - address % kColumnColourSpan),
-                 bytes + kColumnColourSpan);
+    const auto colour = reinterpret_cast<std::uintptr_t>(column) % kColumnColourSpan;
+    unmap_column(static_cast<char*>(column) - colour, bytes + kColumnColourSpan);
 }
 
 }  // namespace laddu

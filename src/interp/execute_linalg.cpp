@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -23,72 +24,74 @@ T norm1(T re, T im) noexcept {
 // column by column; the triangular solves follow the recorded swaps. A lane whose U has an
 // exactly zero diagonal element fails: every element of its solution is NaN.
 //
-// Scratch layout: element e (row-major A, then B column by column) of lane l at re[e·G + l]
-// and im[(E + e)·G + l], E = n·n + n·m; swaps[k·G + l] is lane l's pivot row of column k.
+// Scratch layout: element e (row-major A, then B column by column) of lane l at
+// re[e·kLanes + l] and im[(E + e)·kLanes + l], E = n·n + n·m; swaps[k·kLanes + l] is lane l's
+// pivot row of column k.
 template <typename T>
 struct Group {
-    static constexpr std::size_t G = kSolveGroup;
+    static constexpr std::size_t kLanes = kSolveGroup;
     T* re;
     T* im;
     std::size_t* swaps;
     std::size_t n;
 
-    T* r(std::size_t e) const noexcept { return re + e * G; }
+    T* r(std::size_t e) const noexcept { return re + e * kLanes; }
 
-    T* i(std::size_t e) const noexcept { return im + e * G; }
+    T* i(std::size_t e) const noexcept { return im + e * kLanes; }
 
     void factor() const noexcept {
         for (std::size_t k = 0; k < n; ++k) {
-            const std::size_t kk = k * n + k;
-            T best[G];
-            std::size_t pivot[G];
-            for (std::size_t l = 0; l < G; ++l) {
-                best[l] = norm1(r(kk)[l], i(kk)[l]);
-                pivot[l] = k;
+            T best[kLanes];
+            choose_pivots(k, best);
+            swap_rows(k, swaps + k * kLanes);
+            eliminate(k, best);
+        }
+    }
+
+    // Each lane's pivot row of column k (the first with the largest |re|+|im| at or below the
+    // diagonal) into swaps, and that magnitude into `best`.
+    void choose_pivots(std::size_t k, T* best) const noexcept {
+        std::size_t* pivot = swaps + k * kLanes;
+        const std::size_t kk = k * n + k;
+        for (std::size_t l = 0; l < kLanes; ++l) {
+            best[l] = norm1(r(kk)[l], i(kk)[l]);
+            pivot[l] = k;
+        }
+        for (std::size_t row = k + 1; row < n; ++row) {
+            const std::size_t e = row * n + k;
+            for (std::size_t l = 0; l < kLanes; ++l) {
+                const T v = norm1(r(e)[l], i(e)[l]);
+                const bool larger = v > best[l];
+                best[l] = larger ? v : best[l];
+                pivot[l] = larger ? row : pivot[l];
             }
+        }
+    }
+
+    // Multipliers of column k and the rank-1 update of the rows below it, column by column; a
+    // lane whose pivot magnitude `best` is exactly zero keeps its values.
+    void eliminate(std::size_t k, const T* best) const noexcept {
+        const std::size_t kk = k * n + k;
+        bool skip[kLanes];
+        T inv_re[kLanes];
+        T inv_im[kLanes];
+        for (std::size_t l = 0; l < kLanes; ++l) {
+            skip[l] = best[l] == T(0);
+            const Cx<T> inv = cx_recip(Cx<T>{r(kk)[l], i(kk)[l]});
+            inv_re[l] = inv.re;
+            inv_im[l] = inv.im;
+        }
+        for (std::size_t row = k + 1; row < n; ++row) {
+            const std::size_t e = row * n + k;
+            for (std::size_t l = 0; l < kLanes; ++l) {
+                const Cx<T> m = cx_mul(Cx<T>{r(e)[l], i(e)[l]}, Cx<T>{inv_re[l], inv_im[l]});
+                r(e)[l] = skip[l] ? r(e)[l] : m.re;
+                i(e)[l] = skip[l] ? i(e)[l] : m.im;
+            }
+        }
+        for (std::size_t col = k + 1; col < n; ++col) {
             for (std::size_t row = k + 1; row < n; ++row) {
-                const std::size_t e = row * n + k;
-                for (std::size_t l = 0; l < G; ++l) {
-                    const T v = norm1(r(e)[l], i(e)[l]);
-                    const bool larger = v > best[l];
-                    best[l] = larger ? v : best[l];
-                    pivot[l] = larger ? row : pivot[l];
-                }
-            }
-            for (std::size_t l = 0; l < G; ++l) {
-                swaps[k * G + l] = pivot[l];
-            }
-            swap_rows(k, pivot);
-            bool skip[G];
-            T inv_re[G];
-            T inv_im[G];
-            for (std::size_t l = 0; l < G; ++l) {
-                skip[l] = best[l] == T(0);
-                const Cx<T> inv = cx_recip(Cx<T>{r(kk)[l], i(kk)[l]});
-                inv_re[l] = inv.re;
-                inv_im[l] = inv.im;
-            }
-            for (std::size_t row = k + 1; row < n; ++row) {
-                const std::size_t e = row * n + k;
-                for (std::size_t l = 0; l < G; ++l) {
-                    const Cx<T> m = cx_mul(Cx<T>{r(e)[l], i(e)[l]}, Cx<T>{inv_re[l], inv_im[l]});
-                    r(e)[l] = skip[l] ? r(e)[l] : m.re;
-                    i(e)[l] = skip[l] ? i(e)[l] : m.im;
-                }
-            }
-            for (std::size_t col = k + 1; col < n; ++col) {
-                const std::size_t u = k * n + col;
-                for (std::size_t row = k + 1; row < n; ++row) {
-                    const std::size_t e = row * n + col;
-                    const std::size_t m = row * n + k;
-                    for (std::size_t l = 0; l < G; ++l) {
-                        const Cx<T> v =
-                            cx_sub(Cx<T>{r(e)[l], i(e)[l]},
-                                   cx_mul(Cx<T>{r(m)[l], i(m)[l]}, Cx<T>{r(u)[l], i(u)[l]}));
-                        r(e)[l] = skip[l] ? r(e)[l] : v.re;
-                        i(e)[l] = skip[l] ? i(e)[l] : v.im;
-                    }
-                }
+                update(row * n + col, row * n + k, k * n + col, skip);
             }
         }
     }
@@ -105,7 +108,7 @@ struct Group {
     // Where pivot[l] == row, swaps elements a and b of lane l.
     void swap_elements(std::size_t a, std::size_t b, std::size_t row,
                        const std::size_t* pivot) const noexcept {
-        for (std::size_t l = 0; l < G; ++l) {
+        for (std::size_t l = 0; l < kLanes; ++l) {
             const bool swap = pivot[l] == row;
             const T a_re = r(a)[l];
             const T a_im = i(a)[l];
@@ -121,36 +124,64 @@ struct Group {
     void solve(std::size_t first, bool* failed) const noexcept {
         for (std::size_t k = 0; k < n; ++k) {
             for (std::size_t row = k + 1; row < n; ++row) {
-                swap_elements(first + k, first + row, row, swaps + k * G);
+                swap_elements(first + k, first + row, row, swaps + k * kLanes);
             }
         }
         for (std::size_t j = 0; j < n; ++j) {
             for (std::size_t row = j + 1; row < n; ++row) {
-                update(first + row, row * n + j, first + j);
+                update(first + row, row * n + j, first + j, nullptr);
             }
         }
         for (std::size_t j = n; j-- > 0;) {
             const std::size_t d = j * n + j;
             const std::size_t b = first + j;
-            for (std::size_t l = 0; l < G; ++l) {
+            for (std::size_t l = 0; l < kLanes; ++l) {
                 failed[l] = failed[l] || (r(d)[l] == T(0) && i(d)[l] == T(0));
                 const Cx<T> q = cx_div(Cx<T>{r(b)[l], i(b)[l]}, Cx<T>{r(d)[l], i(d)[l]});
                 r(b)[l] = q.re;
                 i(b)[l] = q.im;
             }
             for (std::size_t row = 0; row < j; ++row) {
-                update(first + row, row * n + j, b);
+                update(first + row, row * n + j, b, nullptr);
             }
         }
     }
 
-    // x -= lu · y, lane by lane.
-    void update(std::size_t x, std::size_t lu, std::size_t y) const noexcept {
-        for (std::size_t l = 0; l < G; ++l) {
+    // x -= a · y, lane by lane (a lane with skip[l] keeps x; no skip when null).
+    void update(std::size_t x, std::size_t a, std::size_t y, const bool* skip) const noexcept {
+        for (std::size_t l = 0; l < kLanes; ++l) {
             const Cx<T> v = cx_sub(Cx<T>{r(x)[l], i(x)[l]},
-                                   cx_mul(Cx<T>{r(lu)[l], i(lu)[l]}, Cx<T>{r(y)[l], i(y)[l]}));
-            r(x)[l] = v.re;
-            i(x)[l] = v.im;
+                                   cx_mul(Cx<T>{r(a)[l], i(a)[l]}, Cx<T>{r(y)[l], i(y)[l]}));
+            const bool keep = skip != nullptr && skip[l];
+            r(x)[l] = keep ? r(x)[l] : v.re;
+            i(x)[l] = keep ? i(x)[l] : v.im;
+        }
+    }
+
+    // Lanes [first, first + lanes) of the operands; a short group repeats its first lane in the
+    // unused ones (finite work, never written out).
+    void load(std::span<const Lanes<T>> in, std::size_t elements, std::size_t first,
+              std::size_t lanes) const noexcept {
+        for (std::size_t e = 0; e < elements; ++e) {
+            for (std::size_t l = 0; l < kLanes; ++l) {
+                const std::size_t lane = first + (l < lanes ? l : 0);
+                r(e)[l] = in[e].re[lane];
+                i(e)[l] = in[e].is_complex() ? in[e].im[lane] : T(0);
+            }
+        }
+    }
+
+    // The solution's elements (after A's n·n) of lanes [first, first + lanes), NaN where failed.
+    void store(std::span<const OutLanes<T>> out, std::size_t first, std::size_t lanes,
+               const bool* failed) const noexcept {
+        constexpr T kNaN = std::numeric_limits<T>::quiet_NaN();
+        for (std::size_t e = 0; e < out.size(); ++e) {
+            const T* values_re = r(n * n + e);
+            const T* values_im = i(n * n + e);
+            for (std::size_t l = 0; l < lanes; ++l) {
+                out[e].re[first + l] = failed[l] ? kNaN : values_re[l];
+                out[e].im[first + l] = failed[l] ? kNaN : values_im[l];
+            }
         }
     }
 };
@@ -158,35 +189,20 @@ struct Group {
 template <typename T>
 void solve_lanes(std::uint32_t attr, std::span<const Lanes<T>> in, std::span<const OutLanes<T>> out,
                  std::size_t n, T* scratch, std::size_t* swaps) noexcept {
-    constexpr std::size_t G = kSolveGroup;
+    constexpr std::size_t kLanes = kSolveGroup;
     const std::size_t size = ir::solve_size(attr);
     const std::size_t rhs = ir::solve_rhs_count(attr);
     const std::size_t elements = size * size + size * rhs;
-    const Group<T> group{scratch, scratch + elements * G, swaps, size};
-    constexpr T kNaN = std::numeric_limits<T>::quiet_NaN();
-    for (std::size_t first = 0; first < n; first += G) {
-        const std::size_t lanes = std::min(G, n - first);
-        // A short group repeats its first lane in the unused ones (finite work, never written).
-        for (std::size_t e = 0; e < elements; ++e) {
-            for (std::size_t l = 0; l < G; ++l) {
-                const std::size_t lane = first + (l < lanes ? l : 0);
-                group.r(e)[l] = in[e].re[lane];
-                group.i(e)[l] = in[e].is_complex() ? in[e].im[lane] : T(0);
-            }
-        }
+    const Group<T> group{scratch, scratch + elements * kLanes, swaps, size};
+    for (std::size_t first = 0; first < n; first += kLanes) {
+        const std::size_t lanes = std::min(kLanes, n - first);
+        group.load(in, elements, first, lanes);
         group.factor();
-        bool failed[G] = {};
+        bool failed[kLanes] = {};
         for (std::size_t c = 0; c < rhs; ++c) {
             group.solve(size * size + c * size, failed);
         }
-        for (std::size_t e = 0; e < size * rhs; ++e) {
-            const T* re = group.r(size * size + e);
-            const T* im = group.i(size * size + e);
-            for (std::size_t l = 0; l < lanes; ++l) {
-                out[e].re[first + l] = failed[l] ? kNaN : re[l];
-                out[e].im[first + l] = failed[l] ? kNaN : im[l];
-            }
-        }
+        group.store(out.first(size * rhs), first, lanes, failed);
     }
 }
 

@@ -37,12 +37,12 @@ public:
     Copier(Builder& builder, std::map<std::string, std::uint32_t>& slots)
         : builder_(builder), slots_(slots) {}
 
-    // The copy of every live instruction of `program`, by its ValueId (unset for dead ones);
-    // `from_first(slot)` gives the value a load of `slot` reads, or nullopt for an input.
+    // The copy of every live instruction of `program`, by its ValueId (unspecified for dead
+    // ones); `from_first(slot)` gives the value a load of `slot` reads, or nullopt for an input.
     template <typename FromFirst>
-    std::vector<std::optional<ValueId>> copy(const Program& program, const std::vector<char>& live,
-                                             FromFirst from_first) {
-        std::vector<std::optional<ValueId>> copied(program.size());
+    std::vector<ValueId> copy(const Program& program, const std::vector<char>& live,
+                              FromFirst from_first) {
+        std::vector<ValueId> copied(program.size());
         std::vector<ValueId> operands;
         for (std::size_t i = 0; i < program.size(); ++i) {
             if (live[i] == 0) {
@@ -60,7 +60,7 @@ public:
                 copied[i] = builder_.param(inst.attr);
                 continue;
             case OpCode::kLoad: {
-                if (const std::optional<ValueId> value = from_first(inst.attr)) {
+                if (const std::optional<ValueId> value = from_first(inst.attr); value.has_value()) {
                     copied[i] = *value;
                 } else {
                     copied[i] = builder_.load(slot(program.inputs.at(inst.attr)));
@@ -72,7 +72,8 @@ public:
             }
             operands.clear();
             for (const ValueId operand : program.operands_of(inst)) {
-                operands.push_back(*copied[to_index(operand)]);
+                // Operands precede their users, and a live value's operands are live.
+                operands.push_back(copied[to_index(operand)]);
             }
             copied[i] = builder_.emit(inst.op, inst.attr, operands);
         }
@@ -124,9 +125,9 @@ Program compose(const Program& first, const Program& second) {
     Builder builder;
     std::map<std::string, std::uint32_t> slots;
     Copier copier(builder, slots);
-    const std::vector<std::optional<ValueId>> from_first =
+    const std::vector<ValueId> from_first =
         copier.copy(first, first_live, [](std::uint32_t) { return std::optional<ValueId>{}; });
-    const std::vector<std::optional<ValueId>> from_second =
+    const std::vector<ValueId> from_second =
         copier.copy(second, second_live, [&](std::uint32_t slot) -> std::optional<ValueId> {
             if (slot >= linked) {
                 return std::nullopt;
@@ -134,7 +135,7 @@ Program compose(const Program& first, const Program& second) {
             return from_first[to_index(first.outputs[slot])];
         });
     for (std::size_t o = 0; o < second.outputs.size(); ++o) {
-        builder.add_output(*from_second[to_index(second.outputs[o])],
+        builder.add_output(from_second[to_index(second.outputs[o])],
                            second.output_names.empty() ? std::string{} : second.output_names[o]);
     }
     builder.set_parameter_count(std::max(first.parameter_count, second.parameter_count));

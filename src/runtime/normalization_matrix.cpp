@@ -155,6 +155,23 @@ ReadWindow read_window(const EventWindows& windows, MemoryPool& pool) {
                           "finite, though every amplitude is: a sum overflowed");
 }
 
+// InternalError unless `cache` holds the cache columns that `program`'s first slots read, for
+// `events` local events.
+void check_cache(const EventCache& cache, const ir::Program& program, std::size_t events) {
+    for (std::size_t k = 0; k < cache.slot_count(); ++k) {
+        if (program.inputs.size() <= k || cache.kind(k) != program.inputs[k].kind) {
+            throw InternalError(fmt::format("the cache given for the accepted Monte Carlo does "
+                                            "not hold the model's cache column {}",
+                                            k));
+        }
+    }
+    if (cache.events() != events) {
+        throw InternalError(fmt::format("the cache given for the accepted Monte Carlo holds {} "
+                                        "events, the accepted Monte Carlo has {} here",
+                                        cache.events(), events));
+    }
+}
+
 // The chunk records (record_width() doubles) of M and S over the local accepted events, one per
 // owned chunk, in owned order.
 // `cache` (optional) holds the model's cache columns of the local events, which the kernel's
@@ -217,13 +234,12 @@ NormalizationStatistics normalization_statistics(const compile::NormalizationDec
     const std::size_t width = record_width(d);
     // The cached program and the event-column one give the same bits (see
     // NormalizationDecomposition::cached_amplitude_program): the cache only saves the work.
-    const EventCache* cache = d.cached_amplitude_program && accepted_cache != nullptr &&
-                                      accepted_cache->storage() == ir::Precision::kF64
-                                  ? accepted_cache
-                                  : nullptr;
+    const bool use_cache = d.cached_amplitude_program.has_value() && accepted_cache != nullptr &&
+                           accepted_cache->storage() == ir::Precision::kF64;
+    const EventCache* cache = use_cache ? accepted_cache : nullptr;
     const ir::Program& program =
-        cache != nullptr ? *d.cached_amplitude_program : d.amplitude_program;
-    const std::size_t cache_slots = cache != nullptr ? cache->slot_count() : 0;
+        use_cache ? d.cached_amplitude_program.value() : d.amplitude_program;
+    const std::size_t cache_slots = use_cache ? cache->slot_count() : 0;
     std::vector<std::string> inputs;
     for (std::size_t k = cache_slots; k < program.inputs.size(); ++k) {
         inputs.push_back(program.inputs[k].name);
@@ -240,19 +256,8 @@ NormalizationStatistics normalization_statistics(const compile::NormalizationDec
         }
         const EventWindows windows =
             EventWindows::open(accepted, inputs, collective, "the accepted Monte Carlo");
-        for (std::size_t k = 0; k < cache_slots; ++k) {
-            if (program.inputs.size() <= k || cache->kind(k) != program.inputs[k].kind) {
-                throw InternalError(fmt::format(
-                    "the cache given for the accepted Monte Carlo does not hold the model's "
-                    "cache column {}",
-                    k));
-            }
-        }
-        if (cache != nullptr && cache->events() != windows.local_events()) {
-            throw InternalError(fmt::format(
-                "the cache given for the accepted Monte Carlo holds {} events, the accepted "
-                "Monte Carlo has {} here",
-                cache->events(), windows.local_events()));
+        if (cache != nullptr) {
+            check_cache(*cache, program, windows.local_events());
         }
         global_chunks = windows.global_chunks();
         // Every process selects by the global event count, so all run the same backend.
