@@ -1,3 +1,5 @@
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include <laddu/ir/builder.hpp>
@@ -63,6 +65,29 @@ TEST(Hash, ChangesWithEveryStructuralField) {
     Program opcode = base;
     opcode.instructions[3].op = OpCode::kAdd;
     EXPECT_NE(h, hash(opcode));
+}
+
+// The bytes the JIT's object cache keys on: every field lowering reads changes them (the input
+// names too), an output name does not.
+TEST(Describe, ChangesWithEveryFieldButOutputNames) {
+    const auto small = [](double constant, const char* input, bool swap, const char* name) {
+        Builder b;
+        const ValueId x = b.load(b.add_input(input, ValueKind::kReal));
+        const ValueId c = b.const_real(constant);
+        b.add_output(swap ? b.binary(OpCode::kSub, c, x) : b.binary(OpCode::kSub, x, c), name);
+        return b.finish();
+    };
+    const std::string base = describe(small(0.0, "x", false, "out"));
+    EXPECT_EQ(describe(small(0.0, "x", false, "another name")), base);
+    EXPECT_NE(describe(small(-0.0, "x", false, "out")), base);
+    EXPECT_NE(describe(small(0.0, "y", false, "out")), base);
+    EXPECT_NE(describe(small(0.0, "x", true, "out")), base);
+    Program more_parameters = small(0.0, "x", false, "out");
+    more_parameters.parameter_count = 1;
+    EXPECT_NE(describe(more_parameters), base);
+    // The hash walks the same fields, names aside.
+    EXPECT_EQ(hash(small(0.0, "y", false, "out")), hash(small(0.0, "x", false, "out")));
+    EXPECT_NE(hash(small(-0.0, "x", false, "out")), hash(small(0.0, "x", false, "out")));
 }
 
 }  // namespace

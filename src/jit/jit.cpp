@@ -282,7 +282,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     const std::string source =
         "kernel\n" + std::string(ir::precision_name(precision)) + "\n" + options.function_name +
         "\n" + options.cpu + "\n" + options.features + "\n" +
-        std::to_string(static_cast<int>(options.inputs)) + "\n" + detail::describe_program(program);
+        std::to_string(static_cast<int>(options.inputs)) + "\n" + ir::describe(program);
     std::unique_ptr<llvm::LLVMContext> context;
     std::unique_ptr<llvm::Module> module;
     auto lowered_at = std::chrono::steady_clock::now();

@@ -1,7 +1,6 @@
 #include "object_cache.hpp"
 
 #include <array>
-#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -142,41 +141,6 @@ std::optional<std::string> object_cache_directory() {
     }
     // NOLINTEND(concurrency-mt-unsafe)
     return std::nullopt;
-}
-
-std::string describe_program(const ir::Program& program) {
-    std::string text;
-    // Fixed-width little-endian fields: no padding bytes, no separators to escape.
-    const auto put = [&text](std::uint64_t value) {
-        for (unsigned byte = 0; byte < 8; ++byte) {
-            text.push_back(static_cast<char>((value >> (8U * byte)) & 0xFFU));
-        }
-    };
-    put(program.instructions.size());
-    for (const ir::Instruction& inst : program.instructions) {
-        put(static_cast<std::uint64_t>(inst.op) | (static_cast<std::uint64_t>(inst.kind) << 8U) |
-            (static_cast<std::uint64_t>(inst.cls) << 16U) |
-            (static_cast<std::uint64_t>(inst.attr) << 32U));
-        put(inst.first | (static_cast<std::uint64_t>(inst.count) << 32U));
-        put(std::bit_cast<std::uint64_t>(inst.re));
-        put(std::bit_cast<std::uint64_t>(inst.im));
-    }
-    put(program.operands.size());
-    for (const ir::ValueId operand : program.operands) {
-        put(ir::to_index(operand));
-    }
-    put(program.inputs.size());
-    for (const ir::InputSlot& slot : program.inputs) {
-        put(static_cast<std::uint64_t>(slot.kind));
-        put(slot.name.size());
-        text += slot.name;
-    }
-    put(program.parameter_count);
-    put(program.outputs.size());
-    for (const ir::ValueId output : program.outputs) {
-        put(ir::to_index(output));
-    }
-    return text;
 }
 
 std::string object_key(std::string_view source, const llvm::TargetMachine& machine,

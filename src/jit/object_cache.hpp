@@ -22,12 +22,9 @@
 #include <string>
 #include <string_view>
 
-#include <laddu/ir/program.hpp>
-
 namespace llvm {
 class MemoryBuffer;
 class MemoryBufferRef;
-class Module;
 class TargetMachine;
 }  // namespace llvm
 
@@ -50,14 +47,10 @@ struct CachedObject {
 [[nodiscard]] std::optional<std::string> object_cache_directory();
 
 /// The key of the module that `source` describes (every input of its lowering:
-/// describe_program(), a reduction's layout and spec) compiled by `machine` after the IR passes
-/// that `pipeline` describes: 64 hex digits.
+/// ir::describe() of the program, a reduction's layout and spec) compiled by `machine` after the IR
+/// passes that `pipeline` describes: 64 hex digits.
 [[nodiscard]] std::string object_key(std::string_view source, const llvm::TargetMachine& machine,
                                      std::string_view pipeline);
-
-/// Every field of `program` but its output names (which lowering does not read), in a byte
-/// string: equal strings are equal programs.
-[[nodiscard]] std::string describe_program(const ir::Program& program);
 
 /// The object stored under `key` in `directory`, if a whole one with a matching checksum is
 /// there.

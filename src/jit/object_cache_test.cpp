@@ -15,8 +15,6 @@
 #include <laddu/ir/builder.hpp>
 #include <laddu/jit/jit.hpp>
 
-#include "object_cache.hpp"
-
 namespace laddu::jit {
 namespace {
 
@@ -123,26 +121,6 @@ TEST_F(ObjectCacheTest, TheNextCompileLoadsTheObjectAndComputesTheSameBits) {
     EXPECT_FALSE(f32->cached_object());
     EXPECT_FALSE(fast->cached_object());
     EXPECT_EQ(objects().size(), 3U);
-}
-
-// The key describes the program, not its lowered module: every field lowering reads must
-// change it, and only those.
-TEST(ObjectKey, TheProgramDescriptionChangesWithEveryFieldLoweringReads) {
-    const auto small = [](double constant, const char* input, bool swap, const char* name) {
-        ir::Builder b;
-        const ValueId x = b.load(b.add_input(input, ValueKind::kReal));
-        const ValueId c = b.const_real(constant);
-        b.add_output(swap ? b.binary(OpCode::kSub, c, x) : b.binary(OpCode::kSub, x, c), name);
-        return b.finish();
-    };
-    const std::string base = detail::describe_program(small(0.0, "x", false, "out"));
-    EXPECT_EQ(detail::describe_program(small(0.0, "x", false, "another name")), base);
-    EXPECT_NE(detail::describe_program(small(-0.0, "x", false, "out")), base);
-    EXPECT_NE(detail::describe_program(small(0.0, "y", false, "out")), base);
-    EXPECT_NE(detail::describe_program(small(0.0, "x", true, "out")), base);
-    ir::Program more_parameters = small(0.0, "x", false, "out");
-    more_parameters.parameter_count = 1;
-    EXPECT_NE(detail::describe_program(more_parameters), base);
 }
 
 // A program that differs only in a constant's sign is another object, not the stored one.

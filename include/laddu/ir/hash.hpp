@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <laddu/ir/program.hpp>
 
@@ -12,6 +13,11 @@ namespace laddu::ir {
 /// (constants by bit pattern), the operand pool, the input slot kinds, the parameter count and
 /// the outputs. Names (of inputs and outputs) are not hashed. Equal programs hash equal.
 [[nodiscard]] std::uint64_t hash(const Program& program) noexcept;
+
+/// Everything hash() covers and the input names, field by field, as bytes: equal descriptions
+/// are programs that compute the same thing from the same named inputs (output names are left
+/// out). What the JIT's on-disk object cache keys on, where a 64-bit hash could collide.
+[[nodiscard]] std::string describe(const Program& program);
 
 /// True when `a` and `b` compute the same thing: equal in everything hash() covers (names may
 /// differ). What a compile cache keyed by hash() checks on a hit.
