@@ -52,12 +52,12 @@ void lower_normalization(NormalizationDecomposition& d, const CompiledModel& com
     // With cache columns the amplitudes are read from them where the cache holds them, and the
     // event-column program is the precompute program followed by that one: a pass over the
     // events and a pass over a model's cache give the same bits.
+    ir::Program from_cache = detail::lower_event_outputs(amplitudes, compiled.cache_plan);
     if (compiled.has_precompute()) {
-        d.cached_amplitude_program =
-            detail::lower_cached_event_outputs(amplitudes, compiled.cache_plan);
-        d.amplitude_program = ir::compose(compiled.precompute, *d.cached_amplitude_program);
+        d.amplitude_program = ir::compose(compiled.precompute, from_cache);
+        d.cached_amplitude_program = std::move(from_cache);
     } else {
-        d.amplitude_program = detail::lower_event_outputs(amplitudes);
+        d.amplitude_program = std::move(from_cache);
     }
 
     // One accumulation per statistic: the matrix entries on and above the diagonal within each

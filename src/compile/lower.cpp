@@ -555,18 +555,7 @@ LoweredModel lower_model(const expr::Expr& root, const GraphFacts& facts,
     return lowered;
 }
 
-ir::Program lower_event_outputs(const std::vector<expr::Expr>& outputs) {
-    ProgramLowerer lowerer(Context::kPrecompute, nullptr, nullptr, nullptr);
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        lowerer.builder().add_output(lowerer.widen(lowerer.element(outputs[i], 0)),
-                                     fmt::format("amplitude{}", i));
-    }
-    lowerer.builder().set_parameter_count(0);
-    return finish_fused(lowerer.builder());
-}
-
-ir::Program lower_cached_event_outputs(const std::vector<expr::Expr>& outputs,
-                                       const CachePlan& plan) {
+ir::Program lower_event_outputs(const std::vector<expr::Expr>& outputs, const CachePlan& plan) {
     ProgramLowerer lowerer(Context::kPrecompute, nullptr, nullptr, nullptr);
     lowerer.read_cache(plan);
     for (std::size_t i = 0; i < outputs.size(); ++i) {

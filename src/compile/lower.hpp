@@ -32,15 +32,13 @@ struct LoweredModel {
 [[nodiscard]] LoweredModel lower_model(const expr::Expr& root, const GraphFacts& facts,
                                        const expr::ParamLayout& layout);
 
-/// A program reading event columns (like precompute) with one Complex output per expression;
-/// every expression must be parameter-free.
-[[nodiscard]] ir::Program lower_event_outputs(const std::vector<expr::Expr>& outputs);
-
-/// lower_event_outputs() reading the elements that `plan` caches (kValue columns) from the
-/// cache: its first input slots are the plan's columns in order (an EventCache of the model),
-/// then the event columns of what the cache does not hold.
-[[nodiscard]] ir::Program lower_cached_event_outputs(const std::vector<expr::Expr>& outputs,
-                                                     const CachePlan& plan);
+/// A program with one Complex output per expression; every expression must be parameter-free.
+/// It reads the elements that `plan` caches (kValue columns) from the cache: its first input
+/// slots are the plan's columns in order (an EventCache of the model), then the event columns
+/// (like precompute's) of what the cache does not hold. With an empty plan it reads event
+/// columns only.
+[[nodiscard]] ir::Program lower_event_outputs(const std::vector<expr::Expr>& outputs,
+                                              const CachePlan& plan);
 
 /// A program of free parameters only with one Complex output per expression; every expression
 /// must be event-free.
