@@ -224,6 +224,29 @@ TEST(Malformed, WrongColumnTypes) {
                 HasSubstr("schema has fewer elements"));
 }
 
+// A column name the schema cannot take (empty, or one name twice) is a DataError naming the file.
+TEST(Malformed, ColumnNamesTheSchemaCannotTakeNameTheFile) {
+    const Bytes bytes = valid_file();
+    const ScratchDir dir;
+    const auto source_error = [&](const std::string& path) -> std::string {
+        try {
+            const ParquetSource source({path});
+        } catch (const DataError& e) {
+            return e.what();
+        }
+        ADD_FAILURE() << "expected DataError";
+        return {};
+    };
+    const std::string empty = dir.file("empty.parquet");
+    testing::write_bytes(
+        empty, with_footer(bytes, [](parquet::FileMetaData& m) { m.schema[2].name.clear(); }));
+    EXPECT_THAT(source_error(empty), HasSubstr("Parquet file '" + empty + "': empty"));
+    const std::string twice = dir.file("twice.parquet");
+    testing::write_bytes(
+        twice, with_footer(bytes, [](parquet::FileMetaData& m) { m.schema[2].name = "x"; }));
+    EXPECT_THAT(source_error(twice), HasSubstr("Parquet file '" + twice + "': duplicate"));
+}
+
 TEST(Malformed, MissingFileIsADataError) {
     try {
         static_cast<void>(ParquetFileReader::open("/nonexistent/x.parquet"));

@@ -255,7 +255,14 @@ ParquetSource::ParquetSource(std::vector<std::string> patterns, ParquetReadOptio
         // Every file's own columns decide its schema, so the result cannot depend on the order
         // of the files (a weight column in the second file only is an error, not ignored).
         check_skipped_columns(*file.reader, impl_->options.schema);
-        Schema schema = Schema::infer(column_infos(*file.reader), impl_->options.schema);
+        Schema schema = [&] {
+            try {
+                return Schema::infer(column_infos(*file.reader), impl_->options.schema);
+            } catch (const DataError& error) {
+                // Column names come from the file (an empty or repeated one is a damaged file).
+                throw DataError(fmt::format("Parquet file '{}': {}", path, error.what()));
+            }
+        }();
         if (f == 0) {
             impl_->schema = std::make_shared<Schema>(std::move(schema));
         } else if (!same_event_columns(schema, *impl_->schema)) {

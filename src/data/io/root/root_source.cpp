@@ -295,7 +295,15 @@ RootSource::RootSource(std::vector<std::string> patterns, RootReadOptions option
         }
         OpenTree open = open_tree(path, impl_->tree_name);
         check_skipped_branches(open, impl_->options.schema);
-        Schema schema = Schema::infer(column_infos(open.tree), impl_->options.schema);
+        Schema schema = [&] {
+            try {
+                return Schema::infer(column_infos(open.tree), impl_->options.schema);
+            } catch (const DataError& error) {
+                // Branch names come from the file (an empty or repeated one is a damaged file).
+                throw DataError(fmt::format("ROOT file '{}' (tree '{}'): {}", path,
+                                            impl_->tree_name, error.what()));
+            }
+        }();
         if (f == 0) {
             impl_->schema = std::make_shared<Schema>(std::move(schema));
         } else if (!same_event_columns(schema, *impl_->schema)) {

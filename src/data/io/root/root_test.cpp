@@ -221,6 +221,21 @@ TEST(RootReader, UnreadableBranchesAreSkippedUnlessNeeded) {
     EXPECT_THAT(error_of(old_branch), HasSubstr("TBranch class version 9 is not supported"));
 }
 
+// A branch name the schema cannot take (empty, or one name twice) is a DataError naming the file.
+TEST(RootReader, BranchNamesTheSchemaCannotTakeNameTheFile) {
+    const data::testing::ScratchDir dir;
+    std::vector<TestBranch> empty_name = event_branches(4);
+    empty_name.back().name = "";
+    const std::string empty = write(dir, "empty.root", testing::write_tree(empty_name, 2));
+    EXPECT_THAT(error_of(empty), HasSubstr("ROOT file '" + empty + "' (tree 'events'): empty"));
+    std::vector<TestBranch> repeated = event_branches(4);
+    const TestBranch scalar{"t", true, {1.0, 2.0, 3.0, 4.0}};
+    repeated.push_back(scalar);
+    repeated.push_back(scalar);
+    const std::string twice = write(dir, "twice.root", testing::write_tree(repeated, 2));
+    EXPECT_THAT(error_of(twice), HasSubstr("ROOT file '" + twice + "' (tree 'events'): duplicate"));
+}
+
 // ---- decompression blocks ----
 
 Bytes block(const char* algorithm, const Bytes& packed, std::size_t size) {
