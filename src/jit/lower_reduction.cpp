@@ -34,10 +34,13 @@ namespace laddu::jit::detail {
 
 namespace {
 
-// The stack buffers of one block: 64 KiB, which keeps a gradient kernel's 35 output columns
-// in L2 and a value kernel's in L1, while blocks stay long enough that the kernel's invariant
-// instructions (recomputed per call) cost little.
-constexpr std::size_t kBlockBytes = std::size_t{64} * 1024;
+// The stack buffers of one block: 32 KiB, which keeps the outputs in L1 between the kernel that
+// writes them and the sums that read them back (a gradient kernel's 35 output columns: blocks
+// of 64 events, 18 KB, beside the 15 KB of cache columns the kernel reads for them; at 64 KiB,
+// 192 events, the sums read from L2 and value + gradient of the K-matrix NLL took 5% longer),
+// while a value kernel's blocks stay long enough that its invariant instructions (recomputed
+// per call) cost little.
+constexpr std::size_t kBlockBytes = std::size_t{32} * 1024;
 constexpr std::size_t kMinBlock = 64;
 constexpr std::size_t kMaxBlock = 1024;
 
@@ -288,23 +291,29 @@ void ReductionLowerer::emit_groups(llvm::BasicBlock* from, llvm::BasicBlock* to)
     emit_gradient_sums(done, to);
 }
 
-// Gradient sums j = 1 .. sums - 1, kInterleave at a time (then one at a time for the rest),
-// each over the block's runs with its lanes in registers: within a run, sum j's terms
-// scale · out_j meet its run partial by fma in the order the events come, and each run closes
-// into the lanes by TwoSum, as in LaneSum; the column is read front to back. kInterleave
-// independent chains fill the vector units, where one fma chain alone would wait on its
-// latency. A loop over j, not a copy of the body per sum: the code stays the same size for any
-// number of parameters (unrolled, 35 sums took 25 ms to compile).
+// Gradient sums j = 1 .. sums - 1 in passes over the block of at most kMaxInterleave sums
+// each, the passes as even as they can be (34 sums: 9, 9, 8, 8), each sum over the block's
+// runs with its lanes in registers: within a run, sum j's terms scale · out_j meet its run
+// partial by fma in the order the events come, and each run closes into the lanes by TwoSum,
+// as in LaneSum; the column is read front to back. A pass's chains are independent: with a
+// 4-cycle fma and two fma pipes, 8 chains keep both busy where fewer wait on the latency
+// (4 at a time and the last two sums alone took 40 cycles per 8 events for 34 sums, 9/9/8/8
+// take 17), and 9 chains' sums, compensations and partials still fit the 32 vector registers.
+// A loop over j, not a copy of the body per sum: the code stays the same size for any number
+// of parameters (unrolled, 35 sums took 25 ms to compile).
 void ReductionLowerer::emit_gradient_sums(llvm::BasicBlock* from, llvm::BasicBlock* to) {
-    constexpr std::size_t kInterleave = 4;
+    constexpr std::size_t kMaxInterleave = 9;
     const std::size_t gradients = spec_.sums - 1;
-    const std::size_t wide_end = 1 + gradients / kInterleave * kInterleave;
+    const std::size_t passes = (gradients + kMaxInterleave - 1) / kMaxInterleave;
+    const std::size_t narrow = gradients / passes;  // the width of most passes
+    const std::size_t wide = gradients % passes;    // passes one sum wider
+    const std::size_t wide_end = 1 + wide * (narrow + 1);
     llvm::BasicBlock* next = from;
-    if (wide_end > 1) {
-        next = emit_sum_loop(next, 1, wide_end, kInterleave);
+    if (wide > 0) {
+        next = emit_sum_loop(next, 1, wide_end, narrow + 1);
     }
     if (wide_end < spec_.sums) {
-        next = emit_sum_loop(next, wide_end, spec_.sums, 1);
+        next = emit_sum_loop(next, wide_end, spec_.sums, narrow);
     }
     b_.SetInsertPoint(next);
     b_.CreateBr(to);
