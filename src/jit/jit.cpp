@@ -41,8 +41,10 @@ namespace laddu::jit {
 class JitModule {
 public:
     JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, std::unique_ptr<llvm::TargetMachine> machine,
-              detail::ReductionLayout layout)
-        : jit_(std::move(jit)), machine_(std::move(machine)), layout_(std::move(layout)) {}
+              detail::ReductionLayout layout, ir::Program program, ir::Precision precision,
+              detail::LowerOptions options)
+        : jit_(std::move(jit)), machine_(std::move(machine)), layout_(std::move(layout)),
+          program_(std::move(program)), precision_(precision), options_(std::move(options)) {}
 
     // The fused reduction for `spec`, compiled into this instance on first use (`self` owns
     // this module). Compiles run under the lock: they are short, and a second caller wants the
@@ -57,8 +59,14 @@ private:
     std::unique_ptr<llvm::orc::LLJIT> jit_;
     std::unique_ptr<llvm::TargetMachine> machine_;  ///< generates the reductions' code
     detail::ReductionLayout layout_;
+    // What the kernel was compiled from: each reduction compiles its own copy of it
+    // (JitModule::reduction).
+    ir::Program program_;
+    ir::Precision precision_;
+    detail::LowerOptions options_;
     mutable std::mutex mutex_;
     mutable std::vector<JitReduction> reductions_;
+    mutable std::size_t attempts_ = 0;  ///< reductions begun (each names its symbols by it)
 };
 
 using detail::ModuleFacts;
@@ -137,14 +145,16 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
 // vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly). A compile served from
 // the object cache runs no pipeline, so it writes only the .lowered.ll.
 void dump_module(const llvm::Module& module, const ir::Program& program, ir::Precision precision,
-                 const char* stage) {
+                 const std::string& function_name, const char* stage) {
     const char* directory = std::getenv("LADDU_JIT_DUMP");
     if (directory == nullptr || *directory == '\0') {
         return;
     }
+    // A reduction's copy of the kernel (JitModule::reduction) carries its own name.
+    const std::string variant = function_name == kFunctionName ? "" : "_" + function_name;
     const std::string path = std::string(directory) + "/laddu_kernel_" +
                              std::to_string(ir::hash(program)) + "_" + precision_name(precision) +
-                             "." + stage + ".ll";
+                             variant + "." + stage + ".ll";
     std::error_code error;
     llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
     if (error) {
@@ -154,10 +164,10 @@ void dump_module(const llvm::Module& module, const ir::Program& program, ir::Pre
     module.print(out, nullptr);
 }
 
-// Of the kernel function alone: the fused reduction beside it is vector code by construction.
-ModuleFacts inspect(const llvm::Module& module) {
+// Of the kernel function alone.
+ModuleFacts inspect(const llvm::Module& module, const std::string& function_name) {
     ModuleFacts facts;
-    if (const llvm::Function* fn = module.getFunction(kFunctionName)) {
+    if (const llvm::Function* fn = module.getFunction(function_name)) {
         for (const llvm::BasicBlock& block : *fn) {
             for (const llvm::Instruction& inst : block) {
                 ++facts.instructions;
@@ -176,6 +186,8 @@ struct ObjectCode {
     std::unique_ptr<llvm::MemoryBuffer> object;
     ModuleFacts facts;
     bool cached = false;
+    double lower_ms = 0.0;     ///< lowering (0 when cached)
+    double optimise_ms = 0.0;  ///< the IR pipeline (0 when cached)
 };
 
 // The object code of the module that `source` describes (every input of its lowering) for
@@ -207,6 +219,59 @@ Expected<ObjectCode> object_code(std::string_view source, llvm::TargetMachine& m
     code.object = std::move(*object);
     if (directory) {
         detail::store_object(*directory, key, code.object->getMemBufferRef(), code.facts);
+    }
+    return code;
+}
+
+// The object code of `program`'s kernel under `options` (lowered, optimised, prefetches
+// inserted), from the object cache when it holds it.
+Expected<ObjectCode> kernel_object(const ir::Program& program, ir::Precision precision,
+                                   const detail::LowerOptions& options,
+                                   llvm::TargetMachine& machine) {
+    // What lowering reads: the program, the precision and the options.
+    const std::string source = "kernel\n" + std::string(ir::precision_name(precision)) + "\n" +
+                               options.function_name + "\n" + options.cpu + "\n" +
+                               options.features + "\n" +
+                               std::to_string(static_cast<int>(options.inputs)) + " " +
+                               std::to_string(options.input_stride) + " " +
+                               std::to_string(options.output_stride) + "\n" + ir::describe(program);
+    using Clock = std::chrono::steady_clock;
+    const auto ms = [](Clock::time_point from, Clock::time_point to) {
+        return std::chrono::duration<double, std::milli>(to - from).count();
+    };
+    const Clock::time_point start = Clock::now();
+    Clock::time_point lowered_at = start;
+    Clock::time_point optimised_at = start;
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;
+    const auto lower = [&]() -> Expected<llvm::Module*> {
+        context = std::make_unique<llvm::LLVMContext>();
+        module = std::make_unique<llvm::Module>("laddu", *context);
+        module->setDataLayout(machine.createDataLayout());
+        module->setTargetTriple(machine.getTargetTriple().str());
+        if (auto lowered = detail::lower_program(program, precision, options, *module); !lowered) {
+            return lowered.error();
+        }
+        lowered_at = Clock::now();
+        dump_module(*module, program, precision, options.function_name, "lowered");
+        return module.get();
+    };
+    Expected<ObjectCode> code =
+        object_code(source, machine,
+                    std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes),
+                    lower, [&](llvm::Module& m) {
+                        optimise(m, machine);
+                        const std::size_t prefetched = detail::insert_prefetches(
+                            *m.getFunction(options.function_name), detail::kPrefetchBytes);
+                        dump_module(m, program, precision, options.function_name, "opt");
+                        optimised_at = Clock::now();
+                        ModuleFacts facts = inspect(m, options.function_name);
+                        facts.prefetched_streams = prefetched;
+                        return facts;
+                    });
+    if (code && !code->cached) {
+        code->lower_ms = ms(start, lowered_at);
+        code->optimise_ms = ms(lowered_at, optimised_at);
     }
     return code;
 }
@@ -278,40 +343,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
 
     const detail::LowerOptions options{kFunctionName, builder->getCPU(),
                                        builder->getFeatures().getString(), inputs};
-    // What lowering reads: the program, the precision and the options.
-    const std::string source =
-        "kernel\n" + std::string(ir::precision_name(precision)) + "\n" + options.function_name +
-        "\n" + options.cpu + "\n" + options.features + "\n" +
-        std::to_string(static_cast<int>(options.inputs)) + "\n" + ir::describe(program);
-    std::unique_ptr<llvm::LLVMContext> context;
-    std::unique_ptr<llvm::Module> module;
-    auto lowered_at = std::chrono::steady_clock::now();
-    auto optimised_at = lowered_at;
-    const auto lower = [&]() -> Expected<llvm::Module*> {
-        context = std::make_unique<llvm::LLVMContext>();
-        module = std::make_unique<llvm::Module>("laddu", *context);
-        module->setDataLayout((*machine)->createDataLayout());
-        module->setTargetTriple((*machine)->getTargetTriple().str());
-        if (auto lowered = detail::lower_program(program, precision, options, *module); !lowered) {
-            return lowered.error();
-        }
-        lowered_at = std::chrono::steady_clock::now();
-        dump_module(*module, program, precision, "lowered");
-        return module.get();
-    };
-    Expected<ObjectCode> code =
-        object_code(source, **machine,
-                    std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes),
-                    lower, [&](llvm::Module& m) {
-                        optimise(m, **machine);
-                        const std::size_t prefetched = detail::insert_prefetches(
-                            *m.getFunction(kFunctionName), detail::kPrefetchBytes);
-                        optimised_at = std::chrono::steady_clock::now();
-                        dump_module(m, program, precision, "opt");
-                        ModuleFacts facts = inspect(m);
-                        facts.prefetched_streams = prefetched;
-                        return facts;
-                    });
+    Expected<ObjectCode> code = kernel_object(program, precision, options, **machine);
     if (!code) {
         return code.error();
     }
@@ -352,20 +384,20 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     const auto fn = symbol->toPtr<KernelFn>();
     auto owner = std::make_shared<const JitModule>(
         std::move(*jit), std::move(*machine),
-        reduction_layout(program, inputs, options.cpu, options.features));
+        reduction_layout(program, inputs, options.cpu, options.features), program, precision,
+        options);
     const auto done = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(done - start).count();
     if (log_threshold() <= LogLevel::kDebug) {
-        auto ms = [](auto from, auto to) {
-            return std::to_string(std::chrono::duration<double, std::milli>(to - from).count());
-        };
+        const double total = 1e3 * seconds;
         log(LogLevel::kDebug,
-            "jit: compiled " + std::to_string(program.size()) + " IR instructions: lower " +
-                ms(start, lowered_at) +
-                (code->cached ? " ms, object code from the cache, load " + ms(lowered_at, done)
-                              : " ms, optimise " + ms(lowered_at, optimised_at) + " ms, codegen " +
-                                    ms(optimised_at, done)) +
-                " ms");
+            "jit: compiled " + std::to_string(program.size()) + " IR instructions in " +
+                std::to_string(total) + " ms" +
+                (code->cached
+                     ? std::string(", object code from the cache")
+                     : ": lower " + std::to_string(code->lower_ms) + " ms, optimise " +
+                           std::to_string(code->optimise_ms) + " ms, codegen and load " +
+                           std::to_string(total - code->lower_ms - code->optimise_ms) + " ms"));
     }
     return KernelFactory::make(std::move(owner), fn, precision, inputs, seconds, code->facts,
                                code->cached);
@@ -463,8 +495,27 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& spec,
         }
     }
     const auto start = std::chrono::steady_clock::now();
+    if (Expected<void> checked = detail::check_reduction(layout_, spec); !checked) {
+        return checked.error();
+    }
     detail::ReductionLayout layout = layout_;
-    layout.function_name = "laddu_reduce_" + std::to_string(reductions_.size());
+    // Numbered by attempt: a compile that failed part way may have defined its symbols.
+    layout.function_name = "laddu_reduce_" + std::to_string(attempts_++);
+    // The reduction calls its own copy of the kernel, which writes the reduction's output
+    // buffer (columns at a fixed distance) and, when the spec says so, reads evenly spaced
+    // input columns: every column addressed from one register (LowerOptions::input_stride).
+    detail::LowerOptions options = options_;
+    options.function_name = layout.function_name + "_kernel";
+    options.input_stride = spec.input_stride;
+    options.output_stride = detail::reduction_block(layout.output_pointers) * sizeof(double);
+    Expected<ObjectCode> kernel = kernel_object(program_, precision_, options, *machine_);
+    if (!kernel) {
+        return kernel.error();
+    }
+    if (auto error = jit_->addObjectFile(std::move(kernel->object))) {
+        return backend_failure("cannot add the reduction's kernel", std::move(error));
+    }
+    layout.kernel_name = options.function_name;
     // What lowering reads: the layout and the spec.
     std::string source = "reduction\n" + layout.kernel_name + "\n" + layout.function_name + "\n" +
                          layout.cpu + "\n" + layout.features + "\n" +

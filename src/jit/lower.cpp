@@ -64,7 +64,7 @@ public:
 
 private:
     void begin_function(const LowerOptions& options);
-    void load_column_pointers();
+    void load_column_pointers(const LowerOptions& options);
     void make_alias_scopes();
     llvm::MDNode* fold_tail_metadata();
     void lower(std::uint32_t index);
@@ -127,7 +127,7 @@ private:
 Expected<void> Lowerer::run(const LowerOptions& options) {
     float_inputs_ = options.inputs == InputColumns::kFloat;
     begin_function(options);
-    load_column_pointers();
+    load_column_pointers(options);
     make_alias_scopes();
     for (std::uint32_t i = 0; i < program_.size(); ++i) {
         if (program_.instructions[i].cls == ir::ValueClass::kInvariant) {
@@ -183,22 +183,33 @@ void Lowerer::begin_function(const LowerOptions& options) {
     b_.SetInsertPoint(entry_);
 }
 
-void Lowerer::load_column_pointers() {
-    auto load_pointer = [&](llvm::Value* array, std::size_t k) {
+// With evenly spaced columns (LowerOptions::input_stride, output_stride) column c is the first
+// pointer plus a constant, so the loop addresses every column from one register: a kernel
+// with more columns than general registers otherwise reloads a column pointer from its stack
+// for every vector load and store (the K-matrix gradient kernel: 53 per 8 events, and 190 →
+// 159 cycles per 8 events with both evenly spaced, driven alone with its inputs in L2).
+void Lowerer::load_column_pointers(const LowerOptions& options) {
+    auto load_pointer = [&](llvm::Value* array, std::size_t k, std::size_t stride) {
+        if (stride != 0 && k != 0) {
+            llvm::Value* first = b_.CreateLoad(ptr_, array);
+            return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), first, k * stride);
+        }
         llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(ptr_, array, k);
-        return b_.CreateLoad(ptr_, slot);
+        return static_cast<llvm::Value*>(b_.CreateLoad(ptr_, slot));
     };
     for (const ir::InputSlot& slot : program_.inputs) {
         slot_first_column_.push_back(input_columns_.size());
         const std::size_t columns = slot.kind == ir::ValueKind::kComplex ? 2 : 1;
         for (std::size_t c = 0; c < columns; ++c) {
-            input_columns_.push_back(load_pointer(fn_->getArg(1), input_columns_.size()));
+            input_columns_.push_back(
+                load_pointer(fn_->getArg(1), input_columns_.size(), options.input_stride));
         }
     }
     for (const ir::ValueId out : program_.outputs) {
         const std::size_t columns = program_.at(out).kind == ir::ValueKind::kComplex ? 2 : 1;
         for (std::size_t c = 0; c < columns; ++c) {
-            output_columns_.push_back(load_pointer(fn_->getArg(2), output_columns_.size()));
+            output_columns_.push_back(
+                load_pointer(fn_->getArg(2), output_columns_.size(), options.output_stride));
         }
     }
 }

@@ -24,6 +24,12 @@ struct LowerOptions {
     std::string cpu;            ///< "target-cpu" attribute (empty: the module default)
     std::string features;       ///< "target-features" attribute
     InputColumns inputs = InputColumns::kDouble;  ///< what the input column pointers hold
+    /// Bytes from each input column to the next when they are evenly spaced (the kernel reads
+    /// only the first pointer and addresses column c at it + c · input_stride); 0: every
+    /// column's own pointer.
+    std::size_t input_stride = 0;
+    /// The same for the output columns.
+    std::size_t output_stride = 0;
 };
 
 /// A new external function of `module` for the host: nounwind, the given target-cpu and
@@ -66,6 +72,16 @@ inline constexpr std::size_t kPrefetchBytes = 256;
 /// loop (a block that branches back to itself); returns how many it inserted (0 when the loop
 /// did not vectorise). Values are unchanged: a prefetch only moves cache lines.
 std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead);
+
+/// Events per block of a fused reduction over a kernel with `output_pointers` output columns:
+/// 32 KiB of outputs (lower_reduction.cpp says why), a multiple of LaneSum's runs of 64 events,
+/// from 64 to 1024.
+[[nodiscard]] std::size_t reduction_block(std::size_t output_pointers) noexcept;
+
+/// Fails (kBackend) for a spec the kernel of `layout` cannot take: spec.sums not in
+/// [1, outputs], or a summed gradient output that is Complex.
+[[nodiscard]] Expected<void> check_reduction(const ReductionLayout& layout,
+                                             const ReductionSpec& spec);
 
 /// Appends the fused reduction `spec` (the ReductionFn ABI of include/laddu/jit/jit.hpp) to
 /// `module`: it calls the kernel `layout.kernel_name` (declared here, resolved in the kernel's

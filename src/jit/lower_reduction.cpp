@@ -49,15 +49,6 @@ constexpr std::size_t kMaxBlock = 1024;
 constexpr std::size_t kRunEvents = kReductionLanes * kSumRun;
 static_assert(kReductionLanes == kSumLanes, "the JIT's lanes are LaneSum's");
 
-// Events per block over a kernel with `output_pointers` output columns: kBlockBytes of outputs,
-// a multiple of kRunEvents.
-std::size_t reduction_block(std::size_t output_pointers) noexcept {
-    const std::size_t fits =
-        kBlockBytes / (sizeof(double) * std::max<std::size_t>(1, output_pointers));
-    const std::size_t block = fits / kRunEvents * kRunEvents;
-    return std::clamp(block, kMinBlock, kMaxBlock);
-}
-
 class ReductionLowerer {
 public:
     ReductionLowerer(const ReductionLayout& layout, const ReductionSpec& spec, llvm::Module& module)
@@ -510,8 +501,14 @@ void ReductionLowerer::close_value_run(llvm::Value* run) {
 
 }  // namespace
 
-Expected<void> lower_reduction(const ReductionLayout& layout, const ReductionSpec& spec,
-                               llvm::Module& module) {
+std::size_t reduction_block(std::size_t output_pointers) noexcept {
+    const std::size_t fits =
+        kBlockBytes / (sizeof(double) * std::max<std::size_t>(1, output_pointers));
+    const std::size_t block = fits / kRunEvents * kRunEvents;
+    return std::clamp(block, kMinBlock, kMaxBlock);
+}
+
+Expected<void> check_reduction(const ReductionLayout& layout, const ReductionSpec& spec) {
     const std::size_t outputs = layout.output_column.size();
     if (spec.sums == 0 || spec.sums > outputs) {
         return failure(ErrorKind::kBackend,
@@ -524,6 +521,14 @@ Expected<void> lower_reduction(const ReductionLayout& layout, const ReductionSpe
                            "jit: output " + std::to_string(j) +
                                " is Complex; a reduction sums Real gradient outputs");
         }
+    }
+    return {};
+}
+
+Expected<void> lower_reduction(const ReductionLayout& layout, const ReductionSpec& spec,
+                               llvm::Module& module) {
+    if (Expected<void> checked = check_reduction(layout, spec); !checked) {
+        return checked;
     }
     try {
         return ReductionLowerer(layout, spec, module).run();

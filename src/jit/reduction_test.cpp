@@ -265,6 +265,62 @@ TEST(JitReduction, FlagsNonPositiveValuesOnlyWhereTheTermNeedsThem) {
     }
 }
 
+// Columns laid out evenly spaced in one block, as an EventCache does: the reduction told so
+// (ReductionSpec::input_stride) reads only the first pointer and gives the sums of the one that
+// reads every pointer, bit for bit, for double and float columns and every first event.
+TEST(JitReduction, EvenlySpacedColumnsGiveTheSumsOfThePointerArray) {
+    const ir::Program program = positive_program();
+    constexpr std::size_t kEvents = 4200;
+    constexpr std::size_t kStride = kEvents + 24;  // values from one column to the next
+    const Data data(program, kEvents, 43);
+    AlignedVector<double> doubles(data.doubles.size() * kStride);
+    AlignedVector<float> floats(data.floats.size() * kStride);
+    for (std::size_t c = 0; c < data.doubles.size(); ++c) {
+        std::copy_n(data.doubles[c].data(), kEvents, doubles.data() + c * kStride);
+        std::copy_n(data.floats[c].data(), kEvents, floats.data() + c * kStride);
+    }
+    const std::array<double, 3> params = {0.7, -1.1, 0.3};
+    for (const InputColumns columns : {InputColumns::kDouble, InputColumns::kFloat}) {
+        const bool f32 = columns == InputColumns::kFloat;
+        auto kernel = compile(program, ir::Precision::kF64, CodeGen::kOptimized, columns);
+        ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+        for (const std::uint32_t sums : {1U, 5U}) {
+            const ReductionSpec apart{ReductionTerm::kLog, sums};
+            ReductionSpec together = apart;
+            together.input_stride = kStride * (f32 ? sizeof(float) : sizeof(double));
+            auto separate = kernel->reduction(apart);
+            auto spaced = kernel->reduction(together);
+            ASSERT_TRUE(separate.has_value()) << separate.error().message;
+            ASSERT_TRUE(spaced.has_value()) << spaced.error().message;
+            for (const std::size_t offset : {0U, 3U}) {
+                const auto pointers =
+                    f32 ? data.float_columns(offset) : data.double_columns(offset);
+                // Only the first pointer is the block's: every other one names the first column
+                // too, so a reduction that read them would sum other numbers.
+                // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the kernel ABI
+                const double* first = f32 ? reinterpret_cast<const double*>(floats.data() + offset)
+                                          : doubles.data() + offset;
+                const std::vector<const double*> block(pointers.size(), first);
+                for (const std::size_t count : {std::size_t{1}, std::size_t{65}, kEvents - 3}) {
+                    SCOPED_TRACE(testing::numbered("f32 ", static_cast<int>(f32)) +
+                                 testing::numbered(" sums ", sums) +
+                                 testing::numbered(" offset ", offset) +
+                                 testing::numbered(" count ", count));
+                    bool ok_separate = false;
+                    bool ok_spaced = false;
+                    const double* weights = data.weights.data() + offset;
+                    const auto want = fused(*separate, params.data(), pointers.data(), weights,
+                                            count, &ok_separate);
+                    const auto got =
+                        fused(*spaced, params.data(), block.data(), weights, count, &ok_spaced);
+                    EXPECT_EQ(ok_spaced, ok_separate);
+                    EXPECT_EQ(got, want);
+                }
+            }
+        }
+    }
+}
+
 TEST(JitReduction, RejectsSpecsTheKernelCannotTake) {
     auto kernel = compile(identity_program(), ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value());

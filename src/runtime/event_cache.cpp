@@ -61,13 +61,35 @@ EventCache EventCache::allocate(const ir::Program& evaluate, std::size_t events,
     cache.program_hash_ = ir::hash(evaluate);
     cache.storage_ = storage;
     const bool f32 = storage == ir::Precision::kF32;
+    std::size_t columns = 0;
     for (const ir::InputSlot& slot : evaluate.inputs) {
-        const std::size_t im = slot.kind == ir::ValueKind::kComplex ? events : 0;
+        columns += slot.kind == ir::ValueKind::kComplex ? 2 : 1;
+    }
+    const std::size_t value_bytes = f32 ? sizeof(float) : sizeof(double);
+    const std::size_t stride = column_stride(events, value_bytes) / value_bytes;
+    if (f32) {
+        cache.block32_ = AlignedVector<float>(saturating_mul(columns, stride), 0.0F);
+    } else {
+        cache.block_ = AlignedVector<double>(saturating_mul(columns, stride), 0.0);
+    }
+    std::size_t next = 0;  // the next column's index in the block
+    const auto take = [&](auto& block) {
+        return std::span(block.data() + stride * next++, events);
+    };
+    for (const ir::InputSlot& slot : evaluate.inputs) {
+        const bool complex = slot.kind == ir::ValueKind::kComplex;
         cache.kinds_.push_back(slot.kind);
-        cache.re_.emplace_back(f32 ? 0 : events, 0.0);
-        cache.im_.emplace_back(f32 ? 0 : im, 0.0);
-        cache.re32_.emplace_back(f32 ? events : 0, 0.0F);
-        cache.im32_.emplace_back(f32 ? im : 0, 0.0F);
+        if (f32) {
+            cache.re32_.push_back(take(cache.block32_));
+            cache.im32_.push_back(complex ? take(cache.block32_) : std::span<float>{});
+            cache.re_.emplace_back();
+            cache.im_.emplace_back();
+        } else {
+            cache.re_.push_back(take(cache.block_));
+            cache.im_.push_back(complex ? take(cache.block_) : std::span<double>{});
+            cache.re32_.emplace_back();
+            cache.im32_.emplace_back();
+        }
     }
     cache.weights_.assign(events, 1.0);
     cache.refresh_sum_weights();
@@ -214,26 +236,41 @@ void EventCache::refresh_sum_weights() noexcept {
 }
 
 std::size_t EventCache::resident_bytes() const noexcept {
-    std::size_t bytes = weights_.capacity() * sizeof(double);
-    for (std::size_t slot = 0; slot < re_.size(); ++slot) {
-        bytes += (re_[slot].capacity() + im_[slot].capacity()) * sizeof(double) +
-                 (re32_[slot].capacity() + im32_[slot].capacity()) * sizeof(float);
+    return weights_.capacity() * sizeof(double) + block_.capacity() * sizeof(double) +
+           block32_.capacity() * sizeof(float);
+}
+
+std::size_t EventCache::column_stride(std::size_t events, std::size_t value_bytes) noexcept {
+    if (events == 0) {
+        return 0;
     }
-    return bytes;
+    // Whole cache lines, an odd number of them: element i of the columns then falls in as many
+    // different L1 and L2 sets as there are columns (up to 64 and 1024), where columns a
+    // multiple of 4 KiB apart would share one set of the 12-way L1 and evict each other.
+    constexpr std::size_t kLine = 64;
+    std::size_t lines = saturating_add(saturating_mul(events, value_bytes), kLine - 1) / kLine;
+    lines += 1 - lines % 2;
+    return saturating_mul(lines, kLine);
 }
 
 std::size_t EventCache::memory_estimate(const ir::Program& evaluate, std::size_t events,
                                         ir::Precision storage) noexcept {
-    const std::size_t per_slot_fixed = 2 * sizeof(AlignedVector<double>) +
-                                       2 * sizeof(AlignedVector<float>) + sizeof(ir::InputColumn) +
+    const std::size_t per_slot_fixed = 2 * sizeof(std::span<double>) +
+                                       2 * sizeof(std::span<float>) + sizeof(ir::InputColumn) +
                                        sizeof(ir::ValueKind);
     const std::size_t fixed = sizeof(EventCache) + evaluate.inputs.size() * per_slot_fixed;
     const std::size_t value = storage == ir::Precision::kF32 ? sizeof(float) : sizeof(double);
+    // Linear in the events, for the planners that divide a budget by the bytes per event: a
+    // column's padding to an odd number of cache lines (column_stride) is under 128 bytes.
+    constexpr std::size_t kColumnPadding = 128;
     std::size_t per_event = sizeof(double);  // the weight
+    std::size_t padding = 0;
     for (const ir::InputSlot& slot : evaluate.inputs) {
-        per_event += slot.kind == ir::ValueKind::kComplex ? 2 * value : value;
+        const std::size_t columns = slot.kind == ir::ValueKind::kComplex ? 2 : 1;
+        per_event += columns * value;
+        padding += columns * kColumnPadding;
     }
-    return saturating_add(fixed, saturating_mul(events, per_event));
+    return saturating_add(fixed + padding, saturating_mul(events, per_event));
 }
 
 std::size_t EventCache::build_worker_bytes(const detail::ChunkKernel& precompute,

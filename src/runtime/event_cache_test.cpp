@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <laddu/base/error.hpp>
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
+#include <laddu/ir/precision.hpp>
 #include <laddu/runtime/event_cache.hpp>
 #include <laddu/runtime/reduce.hpp>
 #include <laddu/runtime/thread_pool.hpp>
@@ -126,6 +128,41 @@ TEST(EventCache, ColumnsAreAligned) {
     EXPECT_EQ(cache.sum_weights(), 100.0);
 }
 
+// Kernels address every column from the first (jit::ReductionSpec::input_stride), and the
+// same event of different columns must not share a cache set.
+TEST(EventCache, ColumnsAreEvenlySpacedAnOddNumberOfCacheLinesApart) {
+    EXPECT_EQ(EventCache::column_stride(0, 8), 0U);
+    EXPECT_EQ(EventCache::column_stride(1, 8), 64U);
+    EXPECT_EQ(EventCache::column_stride(8, 8), 64U);
+    EXPECT_EQ(EventCache::column_stride(16, 8), 192U);     // 2 lines -> 3
+    EXPECT_EQ(EventCache::column_stride(1024, 8), 8256U);  // 128 lines -> 129
+    EXPECT_EQ(EventCache::column_stride(1024, 4), 4160U);
+    const ir::Program evaluate = evaluate_program();  // one Real, one Complex slot
+    for (const ir::Precision storage : {ir::Precision::kF64, ir::Precision::kF32}) {
+        for (const std::size_t events : {std::size_t{1}, std::size_t{1000}, std::size_t{4096}}) {
+            SCOPED_TRACE(testing::Message()
+                         << events << " events, " << ir::precision_name(storage));
+            const EventCache cache = EventCache::allocate(evaluate, events, storage);
+            const bool f32 = storage == ir::Precision::kF32;
+            const std::size_t stride = EventCache::column_stride(events, f32 ? 4 : 8);
+            EXPECT_EQ(stride / 64 % 2, 1U);
+            const ir::ColumnView view = cache.view();
+            const auto address = [&](std::size_t slot, bool im) {
+                const ir::InputColumn& c = view.columns[slot];
+                const void* p = f32 ? static_cast<const void*>(im ? c.im32 : c.re32)
+                                    : static_cast<const void*>(im ? c.im : c.re);
+                return reinterpret_cast<std::uintptr_t>(p);
+            };
+            const std::uintptr_t first = address(0, false);
+            const std::uintptr_t second = address(1, false);
+            const std::uintptr_t third = address(1, true);
+            EXPECT_EQ(second - first, stride);
+            EXPECT_EQ(third - second, stride);
+            EXPECT_EQ(first % 64, 0U);
+        }
+    }
+}
+
 TEST(EventCache, RealSlotsTakeHalfTheBytesOfComplexSlots) {
     const ir::Program evaluate = evaluate_program();  // one Real, one Complex slot
     const std::size_t zero = EventCache::memory_estimate(evaluate, 0);
@@ -134,7 +171,9 @@ TEST(EventCache, RealSlotsTakeHalfTheBytesOfComplexSlots) {
     EXPECT_EQ(one - zero, 8U + 8U + 16U);  // weight + Real + Complex
     EXPECT_EQ(EventCache::memory_estimate(evaluate, 1000), zero + 1000 * 32);
     const EventCache cache = EventCache::allocate(evaluate, 2);
-    EXPECT_EQ(cache.resident_bytes(), 2 * (8U + 8U + 16U));
+    // Three columns of one cache line each, and the weights.
+    EXPECT_EQ(cache.resident_bytes(), 2 * 8U + 3 * 64U);
+    EXPECT_LE(cache.resident_bytes(), EventCache::memory_estimate(evaluate, 2));
     // A Complex-only program needs 16 per event per slot.
     Builder b;
     b.add_output(b.load(b.add_input("z", ValueKind::kComplex)));
@@ -243,7 +282,7 @@ TEST(EventCache, FloatStorageHoldsTheDoubleColumnsRoundedOnce) {
     EXPECT_EQ(EventCache::memory_estimate(evaluate, 1, f32) -
                   EventCache::memory_estimate(evaluate, 0, f32),
               8U + 4U + 8U);
-    EXPECT_EQ(EventCache::allocate(evaluate, 2, f32).resident_bytes(), 2 * (8U + 4U + 8U));
+    EXPECT_EQ(EventCache::allocate(evaluate, 2, f32).resident_bytes(), 2 * 8U + 3 * 64U);
 }
 
 TEST(EventCache, FloatColumnsGiveAnF32ProgramTheSameBitsAndAnF64ProgramAnError) {

@@ -4,6 +4,7 @@
 #include "jit_kernel.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,7 +46,7 @@ public:
     bool reduce_chunk(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
                       std::span<const double> weights, const FusedReduction& reduction,
                       std::span<double> lanes) override {
-        const jit::JitReduction* fused = fused_for(reduction);
+        const jit::JitReduction* fused = fused_for(reduction, input_stride(inputs));
         return fused != nullptr &&
                fused->run(params_.data(), input_pointers(inputs, begin, count),
                           weights.data() + begin, static_cast<std::int64_t>(count), lanes.data());
@@ -78,9 +79,9 @@ private:
     // The kernel's fused form of `reduction`, compiled on first use (once per kernel and spec,
     // in the JIT; this remembers the one last asked for), or null when the JIT cannot build
     // it: the reductions then run unfused, with the same bits, and the reason is logged once.
-    const jit::JitReduction* fused_for(const FusedReduction& reduction) {
+    const jit::JitReduction* fused_for(const FusedReduction& reduction, std::size_t stride) {
         const jit::ReductionSpec spec{term(reduction), static_cast<std::uint32_t>(reduction.sums),
-                                      reduction.unit_weights};
+                                      reduction.unit_weights, stride};
         if (!fused_spec_ || !(*fused_spec_ == spec)) {
             Expected<jit::JitReduction> compiled = kernel_.reduction(spec);
             fused_spec_ = spec;
@@ -93,6 +94,40 @@ private:
             }
         }
         return fused_ ? &*fused_ : nullptr;
+    }
+
+    // The bytes from each of the kernel's input columns to the next when `inputs` holds them
+    // evenly spaced in the type the kernel reads (an EventCache lays its columns out so), else
+    // 0. Double columns a float kernel reads are copied per chunk: 0 for those.
+    [[nodiscard]] std::size_t input_stride(const ir::ColumnView& inputs) {
+        const bool f32 = kernel_.input_columns() == jit::InputColumns::kFloat;
+        std::vector<std::uintptr_t>& at = addresses_;
+        at.clear();
+        for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
+            const ir::InputColumn& column = inputs.columns[slot];
+            if (f32 != column.is_f32()) {
+                return 0;
+            }
+            const bool complex = program_.inputs[slot].kind == ir::ValueKind::kComplex;
+            // NOLINTBEGIN(cppcoreguidelines-pro-type-reinterpret-cast): addresses compared only
+            at.push_back(f32 ? reinterpret_cast<std::uintptr_t>(column.re32)
+                             : reinterpret_cast<std::uintptr_t>(column.re));
+            if (complex) {
+                at.push_back(f32 ? reinterpret_cast<std::uintptr_t>(column.im32)
+                                 : reinterpret_cast<std::uintptr_t>(column.im));
+            }
+            // NOLINTEND(cppcoreguidelines-pro-type-reinterpret-cast)
+        }
+        if (at.size() < 2 || at[1] <= at[0]) {
+            return 0;
+        }
+        const std::uintptr_t stride = at[1] - at[0];
+        for (std::size_t c = 2; c < at.size(); ++c) {
+            if (at[c] - at[c - 1] != stride || at[c] <= at[c - 1]) {
+                return 0;
+            }
+        }
+        return stride;
     }
 
     static jit::ReductionTerm term(const FusedReduction& reduction) noexcept {
@@ -154,6 +189,7 @@ private:
     std::vector<float> converted_;
     std::vector<double*> output_pointers_;
     std::vector<double> scratch_;
+    std::vector<std::uintptr_t> addresses_;
     std::optional<jit::ReductionSpec> fused_spec_;
     std::optional<jit::JitReduction> fused_;
 };

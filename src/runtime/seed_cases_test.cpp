@@ -187,7 +187,7 @@ TEST(SeedRuntime, BatchCacheEvaluatesWithoutTheOriginalEventBatch) {
               (std::vector<double>{1.0, 1.0}));
     ASSERT_EQ(cache.slot_count(), 1U);
     EXPECT_EQ(cache.kind(0), ir::ValueKind::kReal);
-    EXPECT_EQ(cache.resident_bytes(), 2 * 8 + 2 * 8);  // the Real slot and the weights
+    EXPECT_EQ(cache.resident_bytes(), 64 + 2 * 8);  // the Real slot's cache line, the weights
     EXPECT_EQ(p.model.evaluate(p.defaults),
               (std::vector<Complex>{2.0 * std::sin(0.5), 2.0 * std::sin(1.0)}));
     const std::vector<double> three{3.0};

@@ -119,13 +119,21 @@ public:
     /// Recomputes sum_weights() and unit_weights() after mutable_weights() changed them.
     void refresh_sum_weights() noexcept;
 
-    /// Bytes held by the columns and weights (reserved capacity): 8 per event for a Real slot,
-    /// 16 for a Complex one (half that in float), 8 for the weight.
+    /// Bytes held by the columns and weights (reserved capacity): column_stride() per column
+    /// (a Real slot has one, a Complex one two), 8 per event for the weight.
     [[nodiscard]] std::size_t resident_bytes() const noexcept;
 
-    /// The bytes a cache for `evaluate` over `events` events takes: a fixed part (this object
-    /// and its per-slot bookkeeping) plus events × (8 + Σ_slots {Real 8, Complex 16}), the
-    /// slot bytes halved for float storage; saturates.
+    /// The bytes from one column of a cache of `events` events to the next, for values of
+    /// `value_bytes` (8 or 4): the column's bytes rounded up to an odd number of 64-byte cache
+    /// lines, so that the same event of every column falls in a different cache set; 0 for no
+    /// events; saturates.
+    [[nodiscard]] static std::size_t column_stride(std::size_t events,
+                                                   std::size_t value_bytes) noexcept;
+
+    /// At least the bytes a cache for `evaluate` over `events` events takes, linear in
+    /// `events`: a fixed part (this object, its per-slot bookkeeping and 128 bytes per column
+    /// for the padding of column_stride()) plus events × (8 + Σ_slots {Real 8, Complex 16}),
+    /// the slot bytes halved for float storage; saturates.
     [[nodiscard]] static std::size_t
     memory_estimate(const ir::Program& evaluate, std::size_t events,
                     ir::Precision storage = ir::Precision::kF64) noexcept;
@@ -150,11 +158,16 @@ private:
     std::uint64_t program_hash_ = 0;
     ir::Precision storage_ = ir::Precision::kF64;
     std::vector<ir::ValueKind> kinds_;
-    // One of the two pairs holds the columns, by storage_; the other's vectors are empty.
-    std::vector<AlignedVector<double>> re_;
-    std::vector<AlignedVector<double>> im_;  ///< empty for Real slots
-    std::vector<AlignedVector<float>> re32_;
-    std::vector<AlignedVector<float>> im32_;  ///< empty for Real slots
+    // Every column lives in one block, in slot order (a Complex slot's real part, then its
+    // imaginary part), each `column_stride()` apart: kernels address them all from the first
+    // (jit::ReductionSpec::input_stride). One of the two blocks holds them, by storage_.
+    AlignedVector<double> block_;
+    AlignedVector<float> block32_;
+    // The columns, views of the block; one of the two pairs is empty, by storage_.
+    std::vector<std::span<double>> re_;
+    std::vector<std::span<double>> im_;  ///< empty for Real slots
+    std::vector<std::span<float>> re32_;
+    std::vector<std::span<float>> im32_;  ///< empty for Real slots
     std::vector<ir::InputColumn> columns_;
     AlignedVector<double> weights_;
     double sum_weights_ = 0.0;
