@@ -37,7 +37,22 @@ void BM_AccurateSum(benchmark::State& state) {
     state.SetBytesProcessed(state.iterations() * state.range(0) * 8);
 }
 
+// What a fused reduction's chunk costs to finish: `sums` sums of 8 (sum, compensation) lanes
+// each (the K-matrix NLL's value and gradient: 35).
+void BM_FinishLanes(benchmark::State& state) {
+    const auto sums = static_cast<std::size_t>(state.range(0));
+    const auto lanes = make_values(2 * laddu::kSumLanes * sums);
+    std::vector<double> totals(sums);
+    for (auto _ : state) {
+        laddu::LaneSum::finish_lanes(lanes, totals);
+        benchmark::DoNotOptimize(totals.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 BENCHMARK(BM_NaiveSum)->Arg(1 << 12)->Arg(1 << 22);
+BENCHMARK(BM_FinishLanes)->Arg(1)->Arg(35);
 BENCHMARK(BM_AccurateSum)->Arg(1 << 12)->Arg(1 << 22);
 
 }  // namespace
