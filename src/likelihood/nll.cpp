@@ -358,10 +358,27 @@ UnbinnedNll::normalization_integral_with_gradient(std::span<const double> params
     return result;
 }
 
+// The normalisation from the statistics alone runs on no pool (FastNormalization contracts them
+// on the calling thread), so it can run while the pool's other workers start on the data:
+// with 10,000 events on two threads the caller then takes 4 of the 10 chunks.
+bool UnbinnedNll::normalization_beside_data() const {
+    return state().fast && !state().residual && !state().accepted;
+}
+
 double UnbinnedNll::value(std::span<const double> params) const {
-    const double integral = normalization_integral(params);
-    const double data_term =
-        state().data->reduce(params, runtime::ReductionTransform::kLogPositiveReal);
+    check_parameter_count(state().name, state().parameters.size(), params.size());
+    double integral = 0.0;
+    const auto normalise = [&] {
+        integral = normalization_integral(params);
+    };
+    double data_term = 0.0;
+    if (normalization_beside_data()) {
+        data_term =
+            state().data->reduce(params, runtime::ReductionTransform::kLogPositiveReal, normalise);
+    } else {
+        normalise();
+        data_term = state().data->reduce(params, runtime::ReductionTransform::kLogPositiveReal);
+    }
     if (state().kind == Kind::kNll) {
         return state().data_weights * std::log(integral) - data_term;
     }
@@ -369,9 +386,20 @@ double UnbinnedNll::value(std::span<const double> params) const {
 }
 
 runtime::Evaluation UnbinnedNll::value_and_gradient(std::span<const double> params) const {
-    const runtime::Evaluation integral = normalization_integral_with_gradient(params);
-    const runtime::Evaluation data_term =
-        state().data->reduce_with_gradient(params, runtime::ReductionTransform::kLogPositiveReal);
+    check_parameter_count(state().name, state().parameters.size(), params.size());
+    runtime::Evaluation integral;
+    const auto normalise = [&] {
+        integral = normalization_integral_with_gradient(params);
+    };
+    runtime::Evaluation data_term;
+    if (normalization_beside_data()) {
+        data_term = state().data->reduce_with_gradient(
+            params, runtime::ReductionTransform::kLogPositiveReal, normalise);
+    } else {
+        normalise();
+        data_term = state().data->reduce_with_gradient(
+            params, runtime::ReductionTransform::kLogPositiveReal);
+    }
     const bool extended = state().kind == Kind::kExtended;
     const double scale = extended ? 1.0 : state().data_weights / integral.value;
     runtime::Evaluation result;

@@ -26,17 +26,20 @@ inline constexpr std::size_t kTermBlock = 256;
 
 /// Chunk partials of Σ w T(Re f) (see reduce_partials in reduce.hpp). A value T cannot take,
 /// or a non-finite one, is an EvaluationError naming the event as `origin` places it (global
-/// indices) and explaining it (non_finite.hpp).
+/// indices) and explaining it (non_finite.hpp). `meanwhile` as for for_each_chunk.
 [[nodiscard]] std::vector<double>
 reduce_partials(const ChunkKernel& kernel, std::span<const double> params, const EventCache& cache,
-                ReductionTransform transform, ThreadPool* pool, const CacheOrigin& origin = {});
+                ReductionTransform transform, ThreadPool* pool, const CacheOrigin& origin = {},
+                const std::function<void()>& meanwhile = {});
 
 /// Chunk partials of value and gradient (see reduce_gradient_partials); a non-finite gradient
-/// component is an error too. `origin` as for reduce_partials.
+/// component is an error too. `origin` and `meanwhile` (for_each_chunk) as for
+/// reduce_partials.
 [[nodiscard]] GradientPartials
 reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> params,
                          const EventCache& cache, ReductionTransform transform, ThreadPool* pool,
-                         const CacheOrigin& origin = {});
+                         const CacheOrigin& origin = {},
+                         const std::function<void()>& meanwhile = {});
 
 /// Every output of every event into `out` (see evaluate_cached). Unless `keep_non_finite`, the
 /// first non-finite output is an EvaluationError naming and explaining its event.
@@ -73,8 +76,11 @@ struct ChunkWorker {
                                                               std::size_t events) noexcept;
 
 /// Runs fn(chunk, worker) for every reduction chunk of `events`, in parallel when a pool with
-/// more than one worker is given; each worker binds the kernel to `params` once.
+/// more than one worker is given; each worker binds the kernel to `params` once. `meanwhile`
+/// (optional) runs on the calling thread while the other workers start
+/// (ThreadPool::parallel_for_chunks), or first without them.
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
-                    ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn);
+                    ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn,
+                    const std::function<void()>& meanwhile = {});
 
 }  // namespace laddu::runtime::detail

@@ -223,21 +223,23 @@ const std::vector<std::string>& PreparedModel::parameter_names() const noexcept 
     return state_->parameter_names;
 }
 
-double PreparedModel::reduce(std::span<const double> params, ReductionTransform transform) const {
+double PreparedModel::reduce(std::span<const double> params, ReductionTransform transform,
+                             const std::function<void()>& meanwhile) const {
     std::vector<double> local;
     collectively(
         state_->execution.collective.get(),
-        [&] { local = state_->local_partials(params, transform); },
+        [&] { local = state_->local_partials(params, transform, meanwhile); },
         reduction_fingerprint(state_->program_hash, state_->execution, transform, params));
     return merge_partials(state_->gathered(local, 1));
 }
 
 Evaluation PreparedModel::reduce_with_gradient(std::span<const double> params,
-                                               ReductionTransform transform) const {
+                                               ReductionTransform transform,
+                                               const std::function<void()>& meanwhile) const {
     GradientPartials local;
     collectively(
         state_->execution.collective.get(),
-        [&] { local = state_->local_gradient_partials(params, transform); },
+        [&] { local = state_->local_gradient_partials(params, transform, meanwhile); },
         reduction_fingerprint(state_->program_hash, state_->execution, transform, params));
     if (state_->execution.collective == nullptr) {
         return merge_gradient_partials(local);

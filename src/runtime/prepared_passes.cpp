@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <laddu/base/accurate_sum.hpp>
 
@@ -100,31 +101,41 @@ std::size_t chunks_in(const EventCache& cache) {
 
 }  // namespace
 
-std::vector<double> PreparedModel::State::local_partials(std::span<const double> params,
-                                                         ReductionTransform transform) const {
+std::vector<double>
+PreparedModel::State::local_partials(std::span<const double> params, ReductionTransform transform,
+                                     const std::function<void()>& meanwhile) const {
     std::vector<double> partials(windows->owned_chunks().size());
+    std::function<void()> pending = meanwhile;  // beside the first cache's pass
     for_each_cache([&](const EventCache& c, std::size_t first) {
-        const std::vector<double> part = detail::reduce_partials(
-            *value, params, c, transform, pool.get(), cache_origin(first, chunks_in(c)));
+        const std::vector<double> part =
+            detail::reduce_partials(*value, params, c, transform, pool.get(),
+                                    cache_origin(first, chunks_in(c)), std::exchange(pending, {}));
         std::copy(part.begin(), part.end(), partials.begin() + static_cast<std::ptrdiff_t>(first));
     });
     if (partials.empty()) {
         // No events: still check the parameter count, as a pass would.
         (void)value->bind(params);
     }
+    if (pending) {
+        pending();
+    }
     return partials;
 }
 
-GradientPartials PreparedModel::State::local_gradient_partials(std::span<const double> params,
-                                                               ReductionTransform transform) const {
+GradientPartials
+PreparedModel::State::local_gradient_partials(std::span<const double> params,
+                                              ReductionTransform transform,
+                                              const std::function<void()>& meanwhile) const {
     GradientPartials partials;
     partials.parameters = gradient->program().outputs.size() - 1;
     const std::size_t chunks = windows->owned_chunks().size();
     partials.values.resize(chunks);
     partials.gradients.resize(chunks * partials.parameters);
+    std::function<void()> pending = meanwhile;  // beside the first cache's pass
     for_each_cache([&](const EventCache& c, std::size_t first) {
         const GradientPartials part = detail::reduce_gradient_partials(
-            *gradient, params, c, transform, pool.get(), cache_origin(first, chunks_in(c)));
+            *gradient, params, c, transform, pool.get(), cache_origin(first, chunks_in(c)),
+            std::exchange(pending, {}));
         std::copy(part.values.begin(), part.values.end(),
                   partials.values.begin() + static_cast<std::ptrdiff_t>(first));
         std::copy(part.gradients.begin(), part.gradients.end(),
@@ -134,6 +145,9 @@ GradientPartials PreparedModel::State::local_gradient_partials(std::span<const d
     if (chunks == 0) {
         // No events: still check the parameter count, as a pass would.
         (void)gradient->bind(params);
+    }
+    if (pending) {
+        pending();
     }
     return partials;
 }

@@ -85,11 +85,14 @@ struct PreparedModel::State {
     /// re-run on that event's data (empty without a precompute program, or if it finds nothing).
     [[nodiscard]] std::string trace_cache_slot(std::size_t local, std::uint32_t slot) const;
 
-    /// Local chunk partials of Σ w T(Re f) and of its gradient.
-    [[nodiscard]] std::vector<double> local_partials(std::span<const double> params,
-                                                     ReductionTransform transform) const;
-    [[nodiscard]] GradientPartials local_gradient_partials(std::span<const double> params,
-                                                           ReductionTransform transform) const;
+    /// Local chunk partials of Σ w T(Re f) and of its gradient; `meanwhile` (optional) runs
+    /// on the calling thread beside the first pass (detail::for_each_chunk).
+    [[nodiscard]] std::vector<double>
+    local_partials(std::span<const double> params, ReductionTransform transform,
+                   const std::function<void()>& meanwhile = {}) const;
+    [[nodiscard]] GradientPartials
+    local_gradient_partials(std::span<const double> params, ReductionTransform transform,
+                            const std::function<void()>& meanwhile = {}) const;
 
     /// Local chunk partials of the weights (compensated, in event order).
     [[nodiscard]] std::vector<double> weight_partials() const;

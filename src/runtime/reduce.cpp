@@ -144,7 +144,8 @@ ChunkWorker::Chunk ChunkWorker::evaluate_complex(const ir::ColumnView& inputs, s
 }
 
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
-                    ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn) {
+                    ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn,
+                    const std::function<void()>& meanwhile) {
     const std::size_t n_chunks = chunk_count(events);
     const bool parallel = pool != nullptr && pool->size() > 1 && n_chunks > 1;
     std::vector<ChunkWorker> workers(parallel ? pool->size() : 1);
@@ -153,24 +154,30 @@ void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, s
         worker.out.resize(kernel.program().outputs.size());
     }
     if (!parallel) {
+        if (meanwhile) {
+            meanwhile();
+        }
         for (std::size_t chunk = 0; chunk < n_chunks; ++chunk) {
             fn(chunk, workers[0]);
         }
         return;
     }
     pool->parallel_for_chunks(
-        n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workers[worker]); });
+        n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workers[worker]); },
+        meanwhile);
 }
 
 std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
                                     const EventCache& cache, ReductionTransform transform,
-                                    ThreadPool* pool, const CacheOrigin& origin) {
+                                    ThreadPool* pool, const CacheOrigin& origin,
+                                    const std::function<void()>& meanwhile) {
     const bool f32 = kernel.precision() == ir::Precision::kF32;
     const std::span<const double> weights = cache.weights();
     std::vector<ChunkResult> results(chunk_count(cache.events()));
     const FusedReduction fused{transform, f32, 1, cache.unit_weights()};
     for_each_chunk(
-        kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
+        kernel, params, cache.events(), pool,
+        [&](std::size_t chunk, ChunkWorker& worker) {
             const auto [begin, count] = chunk_range(chunk, cache.events());
             std::array<double, 2 * kSumLanes> lanes{};
             if (worker.kernel->reduce_chunk(cache.view(), begin, count, weights, fused, lanes)) {
@@ -186,7 +193,8 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
             const ChunkWorker::Chunk c = worker.evaluate(cache.view(), chunk);
             results[chunk] = reduce_chunk_values(transform, c.columns.first(c.count),
                                                  weights.subspan(c.begin, c.count), c.begin, f32);
-        });
+        },
+        meanwhile);
     std::vector<double> partials;
     partials.reserve(results.size());
     for (const ChunkResult& result : results) {

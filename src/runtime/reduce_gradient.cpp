@@ -100,7 +100,8 @@ std::optional<BadValue> sum_gradient_chunk(ReductionTransform transform,
 
 GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<const double> params,
                                           const EventCache& cache, ReductionTransform transform,
-                                          ThreadPool* pool, const CacheOrigin& origin) {
+                                          ThreadPool* pool, const CacheOrigin& origin,
+                                          const std::function<void()>& meanwhile) {
     const ir::Program& program = kernel.program();
     check_gradient_program(program, cache);
     const std::size_t outputs = program.outputs.size();
@@ -110,25 +111,27 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
     std::vector<double> sums(n_chunks * outputs);
     std::vector<std::optional<BadValue>> bad(n_chunks);
     const FusedReduction fused{transform, false, outputs, cache.unit_weights()};
-    for_each_chunk(kernel, params, cache.events(), pool,
-                   [&](std::size_t chunk, ChunkWorker& worker) {
-                       const auto [begin, count] = chunk_range(chunk, cache.events());
-                       const std::span<double> chunk_sums(sums.data() + chunk * outputs, outputs);
-                       std::vector<double>& lanes = worker.lanes;
-                       lanes.assign(2 * kSumLanes * outputs, 0.0);
-                       if (worker.kernel->reduce_chunk(cache.view(), begin, count, cache.weights(),
-                                                       fused, lanes)) {
-                           LaneSum::finish_lanes(lanes, chunk_sums);
-                           if (all_finite(chunk_sums)) {
-                               return;
-                           }
-                           // The fused kernel does not say which event: the unfused path finds it.
-                       }
-                       const ChunkWorker::Chunk c = worker.evaluate(cache.view(), chunk);
-                       bad[chunk] = sum_gradient_chunk(transform, c.columns, c.count,
-                                                       cache.weights().subspan(c.begin, c.count),
-                                                       c.begin, chunk_sums);
-                   });
+    for_each_chunk(
+        kernel, params, cache.events(), pool,
+        [&](std::size_t chunk, ChunkWorker& worker) {
+            const auto [begin, count] = chunk_range(chunk, cache.events());
+            const std::span<double> chunk_sums(sums.data() + chunk * outputs, outputs);
+            std::vector<double>& lanes = worker.lanes;
+            lanes.assign(2 * kSumLanes * outputs, 0.0);
+            if (worker.kernel->reduce_chunk(cache.view(), begin, count, cache.weights(), fused,
+                                            lanes)) {
+                LaneSum::finish_lanes(lanes, chunk_sums);
+                if (all_finite(chunk_sums)) {
+                    return;
+                }
+                // The fused kernel does not say which event: the unfused path finds it.
+            }
+            const ChunkWorker::Chunk c = worker.evaluate(cache.view(), chunk);
+            bad[chunk] =
+                sum_gradient_chunk(transform, c.columns, c.count,
+                                   cache.weights().subspan(c.begin, c.count), c.begin, chunk_sums);
+        },
+        meanwhile);
     for (const std::optional<BadValue>& first : bad) {
         if (first) {
             throw_bad_value(kernel, params, cache, transform, *first, origin);

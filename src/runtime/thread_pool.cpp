@@ -183,8 +183,12 @@ void ThreadPool::worker_loop(std::size_t worker) {
 }
 
 void ThreadPool::parallel_for_chunks(
-    std::size_t n_chunks, const std::function<void(std::size_t chunk, std::size_t worker)>& fn) {
+    std::size_t n_chunks, const std::function<void(std::size_t chunk, std::size_t worker)>& fn,
+    const std::function<void()>& meanwhile) {
     if (n_chunks == 0) {
+        if (meanwhile) {
+            meanwhile();
+        }
         return;
     }
     // One job at a time: callers on other threads (Python threads sharing a likelihood) wait
@@ -192,9 +196,12 @@ void ThreadPool::parallel_for_chunks(
     const std::lock_guard job_lock(job_mutex_);
     job_ = &fn;
     n_chunks_ = n_chunks;
+    // The caller (worker 0) takes the last share, which holds the range's last, often partial,
+    // chunk: it is the one that also runs `meanwhile` and merges afterwards.
     for (std::size_t w = 0, workers = size(); w < workers; ++w) {
-        shares_[w].next.store(w * n_chunks / workers, std::memory_order_relaxed);
-        shares_[w].end = (w + 1) * n_chunks / workers;
+        const std::size_t share = (w + workers - 1) % workers;
+        shares_[w].next.store(share * n_chunks / workers, std::memory_order_relaxed);
+        shares_[w].end = (share + 1) * n_chunks / workers;
     }
     error_ = nullptr;
     active_.store(workers_.size(), std::memory_order_relaxed);
@@ -205,6 +212,14 @@ void ThreadPool::parallel_for_chunks(
         generation_.fetch_add(1, std::memory_order_acq_rel);
     }
     start_.notify_all();
+    std::exception_ptr meanwhile_error;
+    if (meanwhile) {
+        try {
+            meanwhile();
+        } catch (...) {
+            meanwhile_error = std::current_exception();
+        }
+    }
     run_chunks(0);
     const auto working = [&] {
         return active_.load(std::memory_order_acquire) != 0;
@@ -215,6 +230,9 @@ void ThreadPool::parallel_for_chunks(
     }
     job_ = nullptr;
     const std::exception_ptr error = std::exchange(error_, nullptr);
+    if (meanwhile_error) {
+        std::rethrow_exception(meanwhile_error);
+    }
     if (error) {
         std::rethrow_exception(error);
     }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -59,14 +60,15 @@ TEST(ThreadPool, EveryChunkCountIsCoveredOnceWhateverTheShares) {
 }
 
 TEST(ThreadPool, AWorkerTakesItsOwnShareFirstAndTheOthersTakeASlowOnesRest) {
-    // The caller (worker 0) runs chunk 0 of its share first, and is slow on it; worker 1 runs
-    // its own share, chunks 8 .. 15, and then takes what is left of the caller's.
+    // The caller (worker 0) has the last share, chunks 8 .. 15, runs chunk 8 first and is slow
+    // on it; worker 1 runs its own share, chunks 0 .. 7, and then takes what is left of the
+    // caller's.
     ThreadPool pool(2);
     std::vector<std::size_t> ran_by(16, 99);
     std::vector<std::size_t> order_of_worker1;
     std::mutex mutex;
     pool.parallel_for_chunks(16, [&](std::size_t chunk, std::size_t worker) {
-        if (chunk == 0) {
+        if (chunk == 8) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
         }
         const std::lock_guard lock(mutex);
@@ -75,13 +77,57 @@ TEST(ThreadPool, AWorkerTakesItsOwnShareFirstAndTheOthersTakeASlowOnesRest) {
             order_of_worker1.push_back(chunk);
         }
     });
-    EXPECT_EQ(ran_by[0], 0U);
+    EXPECT_EQ(ran_by[8], 0U);
     ASSERT_GE(order_of_worker1.size(), 9U);  // its 8 and at least one of the caller's
     for (std::size_t k = 0; k < 8; ++k) {
-        EXPECT_EQ(order_of_worker1[k], 8 + k);
+        EXPECT_EQ(order_of_worker1[k], k);
     }
     for (std::size_t k = 8; k < order_of_worker1.size(); ++k) {
-        EXPECT_LT(order_of_worker1[k], 8U);
+        EXPECT_GT(order_of_worker1[k], 8U);
+    }
+}
+
+// The caller's other work runs on the calling thread while the others start: a slow one leaves
+// its share to them, every chunk still runs once, and its error comes first.
+TEST(ThreadPool, MeanwhileRunsOnTheCallerWhileTheOthersTakeItsShare) {
+    ThreadPool pool(2);
+    std::vector<std::size_t> ran_by(16, 99);
+    std::mutex mutex;
+    std::thread::id meanwhile_thread;
+    pool.parallel_for_chunks(
+        16,
+        [&](std::size_t chunk, std::size_t worker) {
+            const std::lock_guard lock(mutex);
+            ran_by[chunk] = worker;
+        },
+        [&] {
+            meanwhile_thread = std::this_thread::get_id();
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        });
+    EXPECT_EQ(meanwhile_thread, std::this_thread::get_id());
+    EXPECT_EQ(std::count(ran_by.begin(), ran_by.end(), 1U), 16)
+        << "the other worker took the caller's share while it was busy";
+    for (const std::size_t threads : {std::size_t{1}, std::size_t{2}}) {
+        ThreadPool small(threads);
+        std::atomic<int> count{0};
+        try {
+            small.parallel_for_chunks(
+                8,
+                [&](std::size_t chunk, std::size_t /*worker*/) {
+                    ++count;
+                    if (chunk == 3) {
+                        throw std::runtime_error("chunk 3");
+                    }
+                },
+                [] { throw std::runtime_error("meanwhile"); });
+            FAIL() << "expected an exception";
+        } catch (const std::runtime_error& error) {
+            EXPECT_STREQ(error.what(), "meanwhile") << threads << " threads";
+        }
+        // Without chunks it still runs.
+        bool ran = false;
+        small.parallel_for_chunks(0, [](std::size_t, std::size_t) {}, [&] { ran = true; });
+        EXPECT_TRUE(ran);
     }
 }
 

@@ -231,6 +231,10 @@ private:
     /// The prepared state (preparing a deferred term on first use).
     [[nodiscard]] const State& state() const;
 
+    /// True when the normalisation integral needs no pass over events (the statistics alone),
+    /// so it can be computed while the data pass starts.
+    [[nodiscard]] bool normalization_beside_data() const;
+
     std::string name_;
     std::vector<expr::Parameter> parameters_;
     std::unique_ptr<const Pending> pending_;  ///< set for a deferred term

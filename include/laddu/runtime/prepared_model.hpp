@@ -22,6 +22,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -126,12 +127,20 @@ public:
     /// global event index and, for a non-finite value, the operation it comes from, e.g. "solve
     /// of a 2x2 matrix is singular"; under a collective, the first such event of the lowest
     /// failing process, on every process). Collective call.
-    [[nodiscard]] double reduce(std::span<const double> params, ReductionTransform transform) const;
+    ///
+    /// `meanwhile` (optional) is other work of the caller's, run on the calling thread while the
+    /// pool's other workers start on the events (they take the caller's share of them
+    /// meanwhile), or first without a pool; its exception, if any, is thrown once the events are
+    /// done, ahead of theirs. It must not use this model's pool (no pass of a prepared model).
+    [[nodiscard]] double reduce(std::span<const double> params, ReductionTransform transform,
+                                const std::function<void()>& meanwhile = {}) const;
 
     /// reduce() and its exact gradient with respect to the free parameters; a non-finite
     /// gradient component is an EvaluationError as a non-finite value is. Collective call.
-    [[nodiscard]] Evaluation reduce_with_gradient(std::span<const double> params,
-                                                  ReductionTransform transform) const;
+    /// `meanwhile` as for reduce().
+    [[nodiscard]] Evaluation
+    reduce_with_gradient(std::span<const double> params, ReductionTransform transform,
+                         const std::function<void()>& meanwhile = {}) const;
 
     /// The chunk partials of this process's events, in owned_chunks() order (every chunk
     /// without a collective). Not a collective call; errors are thrown locally.

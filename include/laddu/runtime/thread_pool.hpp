@@ -70,8 +70,14 @@ public:
     /// the workers (worker in [0, size())); returns when all are done. If calls throw, the
     /// exception of the lowest-numbered throwing chunk is rethrown (chunks already claimed still
     /// finish; unclaimed ones are skipped).
+    ///
+    /// `meanwhile` (optional) runs on the calling thread once the other workers have the job,
+    /// before the caller takes chunks (the others take the caller's share while it runs); its
+    /// exception, if any, is rethrown once every chunk is done, ahead of a chunk's. The caller's
+    /// share is the last one. `meanwhile` must not use this pool.
     void parallel_for_chunks(std::size_t n_chunks,
-                             const std::function<void(std::size_t chunk, std::size_t worker)>& fn);
+                             const std::function<void(std::size_t chunk, std::size_t worker)>& fn,
+                             const std::function<void()>& meanwhile = {});
 
 private:
     /// How long an idle thread watches for work before it sleeps.
