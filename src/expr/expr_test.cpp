@@ -191,5 +191,24 @@ TEST(Traversal, HandlesDeepChainsAndDestroysThemWithoutRecursion) {
     EXPECT_EQ(node_count(e), 50002U);
 }
 
+// An expression that dies after its thread's thread_local destructors have run (one held by a
+// thread_local constructed before the thread first released a node, or one in static storage
+// at exit) is still destroyed, children and all, with no use of destroyed state.
+TEST(Traversal, AnExpressionDyingAfterItsThreadsLocalsIsDestroyed) {
+    const std::size_t before = detail::intern_table_size();
+    std::thread([] {
+        struct Holder {
+            Expr held;
+        };
+        thread_local Holder holder{scalar("late") * 2.0 + 3.0};
+        // A node released now sets up the thread's release state after `holder` exists.
+        {
+            const Expr temporary = scalar("early") + 1.0;
+        }
+        EXPECT_NE(node_count(holder.held), 0U);
+    }).join();
+    EXPECT_EQ(detail::intern_table_size(), before);
+}
+
 }  // namespace
 }  // namespace laddu::expr

@@ -103,23 +103,38 @@ private:
         // Destroy iteratively: releasing the children inside this call would recurse once per
         // level, and a sum built with += over 10^5 terms would overflow the stack. The node was
         // allocated non-const by intern() and nothing else refers to it, so taking its children
-        // is sound.
-        thread_local std::vector<Expr> pending;
-        thread_local bool draining = false;
+        // is sound. The outermost release() on a thread drains a list of its own; nested ones
+        // (a child dying in that loop) add to it through a thread_local pointer, which has no
+        // destructor: an Expr in static storage, or in a thread_local destroyed late, can die
+        // after a thread's thread_local destructors have run (a vector here crashed at exit).
+        thread_local std::vector<Expr>* draining = nullptr;
         auto* node = const_cast<Node*>(dead);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+        if (draining != nullptr) {
+            for (Expr& child : node->children) {
+                draining->push_back(std::move(child));
+            }
+            delete dead;  // NOLINT(cppcoreguidelines-owning-memory): pairs with intern()
+            return;
+        }
+        std::vector<Expr> pending;
         for (Expr& child : node->children) {
             pending.push_back(std::move(child));
         }
         delete dead;  // NOLINT(cppcoreguidelines-owning-memory): pairs with intern()
-        if (draining) {
-            return;  // an outer release() is draining `pending`
-        }
-        draining = true;
+
+        struct Drain {
+            explicit Drain(std::vector<Expr>* list) noexcept { draining = list; }
+
+            Drain(const Drain&) = delete;
+            Drain& operator=(const Drain&) = delete;
+
+            ~Drain() { draining = nullptr; }
+        } const drain(&pending);
+
         while (!pending.empty()) {
             Expr last = std::move(pending.back());
             pending.pop_back();
         }  // `last` dies here and may push its own children
-        draining = false;
     }
 
     std::mutex mutex_;
