@@ -1,6 +1,9 @@
 #include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <new>
+#include <utility>
 
 #include <laddu/base/aligned.hpp>
 
@@ -72,6 +75,125 @@ void unmap_coloured_column(void* column, std::size_t bytes) noexcept {
     // Blocks start on a page boundary and colours stay within the first page.
     const auto colour = reinterpret_cast<std::uintptr_t>(column) % kColumnColourSpan;
     unmap_column(static_cast<char*>(column) - colour, bytes + kColumnColourSpan);
+}
+
+std::size_t ColumnBlock::stride_for(std::size_t bytes) noexcept {
+    constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+    if (bytes == 0) {
+        return 0;
+    }
+    if (bytes >= kHugePage) {
+        if (bytes > kMax / 2) {
+            return kMax;
+        }
+        const std::size_t pages = (bytes + kColumnColourSpan + kHugePage - 1) / kHugePage;
+        return pages * kHugePage + 2 * kColumnAlignment;
+    }
+    std::size_t lines = (bytes + kColumnAlignment - 1) / kColumnAlignment;
+    lines += 1 - lines % 2;
+    return lines * kColumnAlignment;
+}
+
+ColumnBlock::ColumnBlock(std::size_t columns, std::size_t bytes)
+    : stride_(stride_for(bytes)), columns_(columns), bytes_(bytes) {
+    if (columns == 0 || bytes == 0) {
+        stride_ = bytes == 0 ? 0 : stride_;
+        return;
+    }
+    if (stride_ > std::numeric_limits<std::size_t>::max() / (columns + 1)) {
+        throw std::bad_alloc();
+    }
+    if (bytes < kHugePage) {
+        region_bytes_ = columns * stride_;
+        if (region_bytes_ >= kMappedColumnBytes) {
+            region_ = static_cast<std::byte*>(map_column(region_bytes_));
+        } else {
+            region_ = static_cast<std::byte*>(
+                ::operator new(region_bytes_, std::align_val_t{kColumnAlignment}));
+            heap_ = true;
+            std::memset(region_, 0, region_bytes_);
+        }
+        first_ = region_;
+        return;
+    }
+    // Reserve the range (no memory), then map each column into it on its own.
+    region_bytes_ = columns * stride_ + kHugePage;
+    void* reserved = ::mmap(nullptr, region_bytes_, PROT_NONE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (reserved == MAP_FAILED) {
+        throw std::bad_alloc();
+    }
+    region_ = static_cast<std::byte*>(reserved);
+    const auto address = reinterpret_cast<std::uintptr_t>(region_);
+    first_ = region_ + (kHugePage - address % kHugePage) % kHugePage;
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    for (std::size_t c = 0; c < columns; ++c) {
+        std::byte* const start = column(c);
+        const auto at = reinterpret_cast<std::uintptr_t>(start);
+        std::byte* const from = start - at % page;
+        const std::size_t length = ((at % page) + bytes + page - 1) / page * page;
+        if (::mmap(from, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+                   -1, 0) == MAP_FAILED) {
+            release();
+            throw std::bad_alloc();
+        }
+        ::madvise(from, length, MADV_HUGEPAGE);
+    }
+}
+
+ColumnBlock::ColumnBlock(ColumnBlock&& other) noexcept
+    : region_(std::exchange(other.region_, nullptr)),
+      region_bytes_(std::exchange(other.region_bytes_, 0)),
+      first_(std::exchange(other.first_, nullptr)), stride_(std::exchange(other.stride_, 0)),
+      columns_(std::exchange(other.columns_, 0)), bytes_(std::exchange(other.bytes_, 0)),
+      heap_(std::exchange(other.heap_, false)) {}
+
+ColumnBlock& ColumnBlock::operator=(ColumnBlock&& other) noexcept {
+    if (this != &other) {
+        release();
+        region_ = std::exchange(other.region_, nullptr);
+        region_bytes_ = std::exchange(other.region_bytes_, 0);
+        first_ = std::exchange(other.first_, nullptr);
+        stride_ = std::exchange(other.stride_, 0);
+        columns_ = std::exchange(other.columns_, 0);
+        bytes_ = std::exchange(other.bytes_, 0);
+        heap_ = std::exchange(other.heap_, false);
+    }
+    return *this;
+}
+
+ColumnBlock::~ColumnBlock() {
+    release();
+}
+
+void ColumnBlock::release() noexcept {
+    if (region_ == nullptr) {
+        return;
+    }
+    if (heap_) {
+        ::operator delete(region_, std::align_val_t{kColumnAlignment});
+    } else if (bytes_ < kHugePage) {
+        unmap_column(region_, region_bytes_);
+    } else {
+        ::munmap(region_, region_bytes_);
+    }
+    region_ = nullptr;
+}
+
+std::size_t ColumnBlock::resident_bytes() const noexcept {
+    if (region_ == nullptr) {
+        return 0;
+    }
+    if (bytes_ < kHugePage) {
+        return region_bytes_;
+    }
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::size_t total = 0;
+    for (std::size_t c = 0; c < columns_; ++c) {
+        const auto at = reinterpret_cast<std::uintptr_t>(column(c));
+        total += ((at % page) + bytes_ + page - 1) / page * page;
+    }
+    return total;
 }
 
 }  // namespace laddu

@@ -1,5 +1,8 @@
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -76,6 +79,60 @@ TEST(AlignedVector, MappedColumnsAllocatedTogetherStartAtDifferentColours) {
 TEST(AlignedVector, HugeRequestThrowsBadAlloc) {
     AlignedAllocator<double> allocator;
     EXPECT_THROW((void)allocator.allocate(static_cast<std::size_t>(-1) / 4), std::bad_alloc);
+}
+
+}  // namespace
+}  // namespace laddu
+
+namespace laddu {
+namespace {
+
+std::uintptr_t address_of(const void* p) {
+    return reinterpret_cast<std::uintptr_t>(
+        p);  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+}
+
+TEST(ColumnBlock, StridesAreOddCacheLinesBelowTwoMebibytesAndColouredHugePagesAbove) {
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    EXPECT_EQ(ColumnBlock::stride_for(0), 0U);
+    EXPECT_EQ(ColumnBlock::stride_for(1), 64U);
+    EXPECT_EQ(ColumnBlock::stride_for(128), 192U);
+    EXPECT_EQ(ColumnBlock::stride_for(8192), 8256U);
+    EXPECT_EQ(ColumnBlock::stride_for(kHuge), 2 * kHuge + 128);  // and a page: two huge pages
+    EXPECT_EQ(ColumnBlock::stride_for(3 * kHuge + 1), 4 * kHuge + 128);
+    EXPECT_EQ(ColumnBlock::stride_for(std::numeric_limits<std::size_t>::max()),
+              std::numeric_limits<std::size_t>::max());
+}
+
+// Every column is zeroed, writable to its end, aligned and one stride from the last; large
+// ones sit at their own colour past a 2 MiB boundary; moving keeps the memory.
+TEST(ColumnBlock, ColumnsAreZeroedWritableAndEvenlySpaced) {
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    for (const std::size_t bytes : {std::size_t{8}, std::size_t{80'000}, kHuge + 8}) {
+        SCOPED_TRACE(bytes);
+        constexpr std::size_t kColumns = 5;
+        ColumnBlock block(kColumns, bytes);
+        ASSERT_EQ(block.stride(), ColumnBlock::stride_for(bytes));
+        EXPECT_GE(block.resident_bytes(), kColumns * bytes);
+        for (std::size_t c = 0; c < kColumns; ++c) {
+            std::byte* column = block.column(c);
+            EXPECT_EQ(address_of(column) % kColumnAlignment, 0U);
+            EXPECT_EQ(address_of(column) - address_of(block.column(0)), c * block.stride());
+            EXPECT_EQ(column[0], std::byte{0});
+            EXPECT_EQ(column[bytes - 1], std::byte{0});
+            column[0] = std::byte{1};
+            column[bytes - 1] = std::byte{2};
+            if (bytes >= kHuge) {
+                EXPECT_EQ(address_of(column) % kHuge, c * 2 * kColumnAlignment);
+            }
+        }
+        ColumnBlock moved = std::move(block);
+        EXPECT_EQ(moved.column(kColumns - 1)[bytes - 1], std::byte{2});
+        EXPECT_EQ(block.column(0), nullptr);  // NOLINT(bugprone-use-after-move): moved from
+    }
+    const ColumnBlock none(0, 64);
+    EXPECT_EQ(none.column(0), nullptr);
+    EXPECT_EQ(none.resident_bytes(), 0U);
 }
 
 }  // namespace

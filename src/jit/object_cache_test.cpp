@@ -154,13 +154,14 @@ TEST_F(ObjectCacheTest, ReductionsAreCachedWithTheirKernel) {
     auto first = compile_uncached(program(), ir::Precision::kF64);
     ASSERT_TRUE(first.has_value());
     const std::vector<double> expected = reduce(*first);
-    // The kernel, the reduction's own copy of it (JitModule::reduction) and the reduction.
-    EXPECT_EQ(objects().size(), 3U);
+    // The kernel and the reduction (which calls the kernel itself: the program has fewer
+    // columns than general registers, so the reduction compiles no copy of it).
+    EXPECT_EQ(objects().size(), 2U);
     auto second = compile_uncached(program(), ir::Precision::kF64);
     ASSERT_TRUE(second.has_value());
     EXPECT_TRUE(second->cached_object());
     EXPECT_EQ(reduce(*second), expected);
-    EXPECT_EQ(objects().size(), 3U);
+    EXPECT_EQ(objects().size(), 2U);
 }
 
 TEST_F(ObjectCacheTest, AFileCutShortOrChangedIsCompiledAgainAndReplaced) {

@@ -265,11 +265,32 @@ TEST(JitReduction, FlagsNonPositiveValuesOnlyWhereTheTermNeedsThem) {
     }
 }
 
-// Columns laid out evenly spaced in one block, as an EventCache does: the reduction told so
-// (ReductionSpec::input_stride) reads only the first pointer and gives the sums of the one that
-// reads every pointer, bit for bit, for double and float columns and every first event.
+// More columns than general registers: 14 Real inputs, output 0 = 1 + Σ x_k² (positive), then
+// four Real outputs.
+ir::Program many_columns_program() {
+    ir::Builder b;
+    std::vector<ValueId> x;
+    for (int k = 0; k < 14; ++k) {
+        x.push_back(b.load(b.add_input("x" + std::to_string(k), ValueKind::kReal)));
+    }
+    std::vector<ValueId> squares{b.const_real(1.0)};
+    for (const ValueId v : x) {
+        squares.push_back(b.binary(OpCode::kMul, v, v));
+    }
+    b.add_output(b.add_n(squares));
+    b.add_output(b.binary(OpCode::kMul, x[0], b.param(0)));
+    b.add_output(b.binary(OpCode::kMul, x[5], x[13]));
+    b.add_output(b.binary(OpCode::kMul, x[9], b.param(1)));
+    b.add_output(b.unary(OpCode::kSin, x[12]));
+    return b.finish();
+}
+
+// Columns laid out evenly spaced in one block, as an EventCache does: a reduction over more
+// columns than registers, told so (ReductionSpec::input_stride), reads only the first pointer
+// and gives the sums of the one that reads every pointer, bit for bit, for double and float
+// columns and every first event.
 TEST(JitReduction, EvenlySpacedColumnsGiveTheSumsOfThePointerArray) {
-    const ir::Program program = positive_program();
+    const ir::Program program = many_columns_program();
     constexpr std::size_t kEvents = 4200;
     constexpr std::size_t kStride = kEvents + 24;  // values from one column to the next
     const Data data(program, kEvents, 43);

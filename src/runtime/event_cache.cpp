@@ -66,27 +66,25 @@ EventCache EventCache::allocate(const ir::Program& evaluate, std::size_t events,
         columns += slot.kind == ir::ValueKind::kComplex ? 2 : 1;
     }
     const std::size_t value_bytes = f32 ? sizeof(float) : sizeof(double);
-    const std::size_t stride = column_stride(events, value_bytes) / value_bytes;
-    if (f32) {
-        cache.block32_ = AlignedVector<float>(saturating_mul(columns, stride), 0.0F);
-    } else {
-        cache.block_ = AlignedVector<double>(saturating_mul(columns, stride), 0.0);
-    }
+    cache.block_ = ColumnBlock(columns, saturating_mul(events, value_bytes));
     std::size_t next = 0;  // the next column's index in the block
-    const auto take = [&](auto& block) {
-        return std::span(block.data() + stride * next++, events);
+    const auto take = [&]<typename T>(T* /*type*/) {
+        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): zeroed column memory
+        return std::span<T>(reinterpret_cast<T*>(cache.block_.column(next++)), events);
     };
     for (const ir::InputSlot& slot : evaluate.inputs) {
         const bool complex = slot.kind == ir::ValueKind::kComplex;
         cache.kinds_.push_back(slot.kind);
         if (f32) {
-            cache.re32_.push_back(take(cache.block32_));
-            cache.im32_.push_back(complex ? take(cache.block32_) : std::span<float>{});
+            cache.re32_.push_back(take(static_cast<float*>(nullptr)));
+            cache.im32_.push_back(complex ? take(static_cast<float*>(nullptr))
+                                          : std::span<float>{});
             cache.re_.emplace_back();
             cache.im_.emplace_back();
         } else {
-            cache.re_.push_back(take(cache.block_));
-            cache.im_.push_back(complex ? take(cache.block_) : std::span<double>{});
+            cache.re_.push_back(take(static_cast<double*>(nullptr)));
+            cache.im_.push_back(complex ? take(static_cast<double*>(nullptr))
+                                        : std::span<double>{});
             cache.re32_.emplace_back();
             cache.im32_.emplace_back();
         }
@@ -236,21 +234,11 @@ void EventCache::refresh_sum_weights() noexcept {
 }
 
 std::size_t EventCache::resident_bytes() const noexcept {
-    return weights_.capacity() * sizeof(double) + block_.capacity() * sizeof(double) +
-           block32_.capacity() * sizeof(float);
+    return weights_.capacity() * sizeof(double) + block_.resident_bytes();
 }
 
 std::size_t EventCache::column_stride(std::size_t events, std::size_t value_bytes) noexcept {
-    if (events == 0) {
-        return 0;
-    }
-    // Whole cache lines, an odd number of them: element i of the columns then falls in as many
-    // different L1 and L2 sets as there are columns (up to 64 and 1024), where columns a
-    // multiple of 4 KiB apart would share one set of the 12-way L1 and evict each other.
-    constexpr std::size_t kLine = 64;
-    std::size_t lines = saturating_add(saturating_mul(events, value_bytes), kLine - 1) / kLine;
-    lines += 1 - lines % 2;
-    return saturating_mul(lines, kLine);
+    return ColumnBlock::stride_for(saturating_mul(events, value_bytes));
 }
 
 std::size_t EventCache::memory_estimate(const ir::Program& evaluate, std::size_t events,
@@ -261,7 +249,8 @@ std::size_t EventCache::memory_estimate(const ir::Program& evaluate, std::size_t
     const std::size_t fixed = sizeof(EventCache) + evaluate.inputs.size() * per_slot_fixed;
     const std::size_t value = storage == ir::Precision::kF32 ? sizeof(float) : sizeof(double);
     // Linear in the events, for the planners that divide a budget by the bytes per event: a
-    // column's padding to an odd number of cache lines (column_stride) is under 128 bytes.
+    // column's padding to an odd number of cache lines is under 128 bytes (a column of 2 MiB or
+    // more, mapped on its own, may hold a page or two more, not counted).
     constexpr std::size_t kColumnPadding = 128;
     std::size_t per_event = sizeof(double);  // the weight
     std::size_t padding = 0;

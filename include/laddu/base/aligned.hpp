@@ -52,6 +52,52 @@ inline constexpr std::size_t kColumnColourSpan = 4096;
 /// Returns a column of map_coloured_column(bytes) to the system.
 void unmap_coloured_column(void* column, std::size_t bytes) noexcept;
 
+/// Zeroed memory for `columns` columns of `bytes` each, column c at column(0) + c · stride():
+/// one distance between all of them, so a kernel can address every column from the first
+/// (jit::ReductionSpec::input_stride). Columns under 2 MiB share one block (mapped from
+/// kMappedColumnBytes on), an odd number of cache lines apart, so that element i of each falls
+/// in a different cache set. Larger ones are mapped one by one into one reserved range, each
+/// from a 2 MiB boundary plus its own colour (column c: c · 128 bytes past it) on transparent
+/// huge pages, with the rest of the range left unbacked: as map_coloured_column would place
+/// separate columns. In one block padded to a whole number of huge pages a streaming pass over
+/// 4e6 events ran 10-20 % slower (docs/runtime.md). Move-only.
+class ColumnBlock {
+public:
+    ColumnBlock() noexcept = default;
+    /// std::bad_alloc when the system has no memory (or address space) for them.
+    ColumnBlock(std::size_t columns, std::size_t bytes);
+    ColumnBlock(ColumnBlock&& other) noexcept;
+    ColumnBlock& operator=(ColumnBlock&& other) noexcept;
+    ColumnBlock(const ColumnBlock&) = delete;
+    ColumnBlock& operator=(const ColumnBlock&) = delete;
+    ~ColumnBlock();
+
+    /// The first byte of column `c` (kColumnAlignment-aligned); null without columns.
+    [[nodiscard]] std::byte* column(std::size_t c) const noexcept { return first_ + c * stride_; }
+
+    /// Bytes from one column to the next (stride_for(bytes)).
+    [[nodiscard]] std::size_t stride() const noexcept { return stride_; }
+
+    /// Bytes of memory the columns hold: stride() each in one block, else each column's pages.
+    [[nodiscard]] std::size_t resident_bytes() const noexcept;
+
+    /// The stride of columns of `bytes`: 0 for none; under 2 MiB the bytes rounded up to an odd
+    /// number of cache lines; from 2 MiB on, bytes and a page rounded up to a whole number of
+    /// 2 MiB pages, plus 128 (each column's colour). Saturates.
+    [[nodiscard]] static std::size_t stride_for(std::size_t bytes) noexcept;
+
+private:
+    void release() noexcept;
+
+    std::byte* region_ = nullptr;  ///< what release() frees
+    std::size_t region_bytes_ = 0;
+    std::byte* first_ = nullptr;
+    std::size_t stride_ = 0;
+    std::size_t columns_ = 0;
+    std::size_t bytes_ = 0;
+    bool heap_ = false;  ///< region_ came from operator new (else from mmap)
+};
+
 /// A standard allocator that returns kColumnAlignment-aligned blocks.
 template <typename T>
 struct AlignedAllocator {

@@ -66,8 +66,9 @@ struct ReductionSpec {
     /// the terms T(v), with the same bits as fma(1, T(v), run).
     bool unit_weights = false;
     /// Bytes from each input column to the next when the caller's columns are evenly spaced
-    /// (as an EventCache lays them out): the reduction then reads only `inputs[0]` and
-    /// addresses every column from it; 0 when they are not (every pointer is read).
+    /// (as an EventCache lays them out), every pointer still naming its column; 0 when they are
+    /// not. A reduction over more columns than general registers then reads only `inputs[0]`
+    /// and addresses every column from it.
     std::size_t input_stride = 0;
 
     friend bool operator==(const ReductionSpec&, const ReductionSpec&) = default;

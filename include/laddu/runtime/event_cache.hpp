@@ -119,21 +119,20 @@ public:
     /// Recomputes sum_weights() and unit_weights() after mutable_weights() changed them.
     void refresh_sum_weights() noexcept;
 
-    /// Bytes held by the columns and weights (reserved capacity): column_stride() per column
-    /// (a Real slot has one, a Complex one two), 8 per event for the weight.
+    /// Bytes held by the columns (ColumnBlock::resident_bytes) and the weights (8 per event).
     [[nodiscard]] std::size_t resident_bytes() const noexcept;
 
     /// The bytes from one column of a cache of `events` events to the next, for values of
-    /// `value_bytes` (8 or 4): the column's bytes rounded up to an odd number of 64-byte cache
-    /// lines, so that the same event of every column falls in a different cache set; 0 for no
-    /// events; saturates.
+    /// `value_bytes` (8 or 4): ColumnBlock::stride_for a column's bytes, so that the same event
+    /// of every column falls in a different cache set; 0 for no events; saturates.
     [[nodiscard]] static std::size_t column_stride(std::size_t events,
                                                    std::size_t value_bytes) noexcept;
 
-    /// At least the bytes a cache for `evaluate` over `events` events takes, linear in
-    /// `events`: a fixed part (this object, its per-slot bookkeeping and 128 bytes per column
-    /// for the padding of column_stride()) plus events × (8 + Σ_slots {Real 8, Complex 16}),
-    /// the slot bytes halved for float storage; saturates.
+    /// The bytes a cache for `evaluate` over `events` events takes, linear in `events`: a fixed
+    /// part (this object, its per-slot bookkeeping and 128 bytes per column for its padding)
+    /// plus events × (8 + Σ_slots {Real 8, Complex 16}), the slot bytes halved for float
+    /// storage; a column of 2 MiB or more (ColumnBlock maps it on its own) may hold a page or
+    /// two more. Saturates.
     [[nodiscard]] static std::size_t
     memory_estimate(const ir::Program& evaluate, std::size_t events,
                     ir::Precision storage = ir::Precision::kF64) noexcept;
@@ -158,11 +157,10 @@ private:
     std::uint64_t program_hash_ = 0;
     ir::Precision storage_ = ir::Precision::kF64;
     std::vector<ir::ValueKind> kinds_;
-    // Every column lives in one block, in slot order (a Complex slot's real part, then its
-    // imaginary part), each `column_stride()` apart: kernels address them all from the first
-    // (jit::ReductionSpec::input_stride). One of the two blocks holds them, by storage_.
-    AlignedVector<double> block_;
-    AlignedVector<float> block32_;
+    // Every column lives in one ColumnBlock, in slot order (a Complex slot's real part, then
+    // its imaginary part), each `column_stride()` apart: kernels address them all from the
+    // first (jit::ReductionSpec::input_stride).
+    ColumnBlock block_;
     // The columns, views of the block; one of the two pairs is empty, by storage_.
     std::vector<std::span<double>> re_;
     std::vector<std::span<double>> im_;  ///< empty for Real slots
