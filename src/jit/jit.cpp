@@ -55,6 +55,17 @@ public:
     // The kernel's column layout (what its reductions are built on).
     [[nodiscard]] const detail::ReductionLayout& layout() const noexcept { return layout_; }
 
+    // With more columns than general registers, a reduction calls its own copy of the kernel,
+    // which writes the reduction's output buffer (columns at a fixed distance) and, when the
+    // spec says so, reads evenly spaced input columns: every column addressed from one
+    // register (LowerOptions::input_stride) instead of a pointer reloaded per access. With few
+    // columns the kernel keeps its pointers in registers anyway, and a copy would only compile
+    // the kernel twice.
+    [[nodiscard]] bool own_kernel_copy() const noexcept {
+        constexpr std::size_t kRegisterColumns = 12;
+        return layout_.input_pointers + layout_.output_pointers > kRegisterColumns;
+    }
+
 private:
     std::unique_ptr<llvm::orc::LLJIT> jit_;
     std::unique_ptr<llvm::TargetMachine> machine_;  ///< generates the reductions' code
@@ -484,8 +495,14 @@ Cache& cache() {
 
 }  // namespace
 
-Expected<JitReduction> JitModule::reduction(const ReductionSpec& spec,
+Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
                                             const std::shared_ptr<const JitModule>& self) const {
+    // With few columns the reduction calls the kernel itself, which reads every pointer: the
+    // columns' spacing changes nothing, so caches of different sizes share one reduction.
+    ReductionSpec spec = requested;
+    if (!own_kernel_copy()) {
+        spec.input_stride = 0;
+    }
     const std::lock_guard lock(mutex_);
     for (const JitReduction& known : reductions_) {
         if (known.spec_ == spec) {
@@ -501,14 +518,7 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& spec,
     detail::ReductionLayout layout = layout_;
     // Numbered by attempt: a compile that failed part way may have defined its symbols.
     layout.function_name = "laddu_reduce_" + std::to_string(attempts_++);
-    // With more columns than general registers, the reduction calls its own copy of the
-    // kernel, which writes the reduction's output buffer (columns at a fixed distance) and,
-    // when the spec says so, reads evenly spaced input columns: every column addressed from
-    // one register (LowerOptions::input_stride) instead of a pointer reloaded per access.
-    // With few columns the kernel keeps its pointers in registers anyway, and a copy would only
-    // double the compile (110 Breit-Wigner terms, 1433 instructions: 200 ms).
-    constexpr std::size_t kRegisterColumns = 12;
-    if (layout.input_pointers + layout.output_pointers > kRegisterColumns) {
+    if (own_kernel_copy()) {
         detail::LowerOptions options = options_;
         options.function_name = layout.function_name + "_kernel";
         options.input_stride = spec.input_stride;

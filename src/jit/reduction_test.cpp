@@ -370,6 +370,11 @@ TEST(JitReduction, EachSpecCompilesOnceAndOutlivesItsKernel) {
         EXPECT_EQ(a->function(), b->function());
         EXPECT_NE(a->function(), c->function());
         EXPECT_GT(a->compile_seconds(), 0.0);
+        // With few columns the spacing of the caller's columns changes nothing: caches of
+        // different sizes share the reduction (a 14-column kernel compiles one per spacing).
+        auto spaced = kernel->reduction({ReductionTerm::kLog, 5, false, 8256});
+        ASSERT_TRUE(spaced.has_value());
+        EXPECT_EQ(spaced->function(), a->function());
         kept = *a;
     }
     const Data data(program, 100, 53);
