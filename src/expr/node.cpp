@@ -67,7 +67,7 @@ public:
     Expr intern(Node node) {
         node.hash = structural_hash_of(node);
         const std::size_t hash = node.hash;
-        std::lock_guard<std::mutex> lock(mutex_);
+        const std::lock_guard<std::mutex> lock(mutex_);
         auto [begin, end] = entries_.equal_range(hash);
         for (auto it = begin; it != end; ++it) {
             if (std::shared_ptr<const Node> existing = it->second.lock()) {
@@ -83,7 +83,7 @@ public:
     }
 
     std::size_t size() {
-        std::lock_guard<std::mutex> lock(mutex_);
+        const std::lock_guard<std::mutex> lock(mutex_);
         std::size_t live = 0;
         for (const auto& entry : entries_) {
             live += entry.second.expired() ? 0U : 1U;
@@ -94,7 +94,7 @@ public:
 private:
     void release(const Node* dead) {
         {
-            std::lock_guard<std::mutex> lock(mutex_);
+            const std::lock_guard<std::mutex> lock(mutex_);
             auto [begin, end] = entries_.equal_range(dead->hash);
             for (auto it = begin; it != end;) {
                 it = it->second.expired() ? entries_.erase(it) : std::next(it);
@@ -117,6 +117,7 @@ private:
             return;
         }
         std::vector<Expr> pending;
+        pending.reserve(node->children.size());
         for (Expr& child : node->children) {
             pending.push_back(std::move(child));
         }
@@ -127,12 +128,14 @@ private:
 
             Drain(const Drain&) = delete;
             Drain& operator=(const Drain&) = delete;
+            Drain(Drain&&) = delete;
+            Drain& operator=(Drain&&) = delete;
 
             ~Drain() { draining = nullptr; }
         } const drain(&pending);
 
         while (!pending.empty()) {
-            Expr last = std::move(pending.back());
+            const Expr last = std::move(pending.back());
             pending.pop_back();
         }  // `last` dies here and may push its own children
     }

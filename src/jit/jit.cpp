@@ -512,7 +512,7 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
         }
     }
     const auto start = std::chrono::steady_clock::now();
-    if (Expected<void> checked = detail::check_reduction(layout_, spec); !checked) {
+    if (const Expected<void> checked = detail::check_reduction(layout_, spec); !checked) {
         return checked.error();
     }
     detail::ReductionLayout layout = layout_;

@@ -527,7 +527,7 @@ Expected<void> check_reduction(const ReductionLayout& layout, const ReductionSpe
 
 Expected<void> lower_reduction(const ReductionLayout& layout, const ReductionSpec& spec,
                                llvm::Module& module) {
-    if (Expected<void> checked = check_reduction(layout, spec); !checked) {
+    if (const Expected<void> checked = check_reduction(layout, spec); !checked) {
         return checked;
     }
     try {
