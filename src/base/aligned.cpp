@@ -24,6 +24,17 @@ namespace {
 // setting is "never" ignore the advice, and the block works the same.
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
+std::size_t page_size() noexcept {
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return page;
+}
+
+// The whole pages holding `bytes` from `start`.
+std::size_t pages_spanned(std::uintptr_t start, std::size_t bytes) noexcept {
+    const std::size_t page = page_size();
+    return ((start % page) + bytes + page - 1) / page * page;
+}
+
 }  // namespace
 
 void* map_column(std::size_t bytes) {
@@ -43,8 +54,7 @@ void* map_column(std::size_t bytes) {
     const auto address = reinterpret_cast<std::uintptr_t>(start);
     const std::size_t head = (kHugePage - (address % kHugePage)) % kHugePage;
     char* const block = start + head;
-    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const std::size_t kept = (bytes + page - 1) / page * page;
+    const std::size_t kept = pages_spanned(0, bytes);
     if (head > 0) {
         ::munmap(start, head);
     }
@@ -97,7 +107,6 @@ std::size_t ColumnBlock::stride_for(std::size_t bytes) noexcept {
 ColumnBlock::ColumnBlock(std::size_t columns, std::size_t bytes)
     : stride_(stride_for(bytes)), columns_(columns), bytes_(bytes) {
     if (columns == 0 || bytes == 0) {
-        stride_ = bytes == 0 ? 0 : stride_;
         return;
     }
     if (stride_ > std::numeric_limits<std::size_t>::max() / (columns + 1)) {
@@ -126,12 +135,11 @@ ColumnBlock::ColumnBlock(std::size_t columns, std::size_t bytes)
     region_ = static_cast<std::byte*>(reserved);
     const auto address = reinterpret_cast<std::uintptr_t>(region_);
     first_ = region_ + (kHugePage - address % kHugePage) % kHugePage;
-    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     for (std::size_t c = 0; c < columns; ++c) {
         std::byte* const start = column(c);
         const auto at = reinterpret_cast<std::uintptr_t>(start);
-        std::byte* const from = start - at % page;
-        const std::size_t length = ((at % page) + bytes + page - 1) / page * page;
+        std::byte* const from = start - at % page_size();
+        const std::size_t length = pages_spanned(at, bytes);
         if (::mmap(from, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
                    -1, 0) == MAP_FAILED) {
             release();
@@ -187,11 +195,9 @@ std::size_t ColumnBlock::resident_bytes() const noexcept {
     if (bytes_ < kHugePage) {
         return region_bytes_;
     }
-    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     std::size_t total = 0;
     for (std::size_t c = 0; c < columns_; ++c) {
-        const auto at = reinterpret_cast<std::uintptr_t>(column(c));
-        total += ((at % page) + bytes_ + page - 1) / page * page;
+        total += pages_spanned(reinterpret_cast<std::uintptr_t>(column(c)), bytes_);
     }
     return total;
 }

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -368,17 +369,15 @@ bool UnbinnedNll::normalization_beside_data() const {
 double UnbinnedNll::value(std::span<const double> params) const {
     check_parameter_count(state().name, state().parameters.size(), params.size());
     double integral = 0.0;
-    const auto normalise = [&] {
+    const std::function<void()> normalise = [&] {
         integral = normalization_integral(params);
     };
-    double data_term = 0.0;
-    if (normalization_beside_data()) {
-        data_term =
-            state().data->reduce(params, runtime::ReductionTransform::kLogPositiveReal, normalise);
-    } else {
+    const bool beside = normalization_beside_data();
+    if (!beside) {
         normalise();
-        data_term = state().data->reduce(params, runtime::ReductionTransform::kLogPositiveReal);
     }
+    const double data_term = state().data->reduce(
+        params, runtime::ReductionTransform::kLogPositiveReal, beside ? normalise : nullptr);
     if (state().kind == Kind::kNll) {
         return state().data_weights * std::log(integral) - data_term;
     }
@@ -388,18 +387,15 @@ double UnbinnedNll::value(std::span<const double> params) const {
 runtime::Evaluation UnbinnedNll::value_and_gradient(std::span<const double> params) const {
     check_parameter_count(state().name, state().parameters.size(), params.size());
     runtime::Evaluation integral;
-    const auto normalise = [&] {
+    const std::function<void()> normalise = [&] {
         integral = normalization_integral_with_gradient(params);
     };
-    runtime::Evaluation data_term;
-    if (normalization_beside_data()) {
-        data_term = state().data->reduce_with_gradient(
-            params, runtime::ReductionTransform::kLogPositiveReal, normalise);
-    } else {
+    const bool beside = normalization_beside_data();
+    if (!beside) {
         normalise();
-        data_term = state().data->reduce_with_gradient(
-            params, runtime::ReductionTransform::kLogPositiveReal);
     }
+    const runtime::Evaluation data_term = state().data->reduce_with_gradient(
+        params, runtime::ReductionTransform::kLogPositiveReal, beside ? normalise : nullptr);
     const bool extended = state().kind == Kind::kExtended;
     const double scale = extended ? 1.0 : state().data_weights / integral.value;
     runtime::Evaluation result;

@@ -237,10 +237,6 @@ std::size_t EventCache::resident_bytes() const noexcept {
     return weights_.capacity() * sizeof(double) + block_.resident_bytes();
 }
 
-std::size_t EventCache::column_stride(std::size_t events, std::size_t value_bytes) noexcept {
-    return ColumnBlock::stride_for(saturating_mul(events, value_bytes));
-}
-
 std::size_t EventCache::memory_estimate(const ir::Program& evaluate, std::size_t events,
                                         ir::Precision storage) noexcept {
     const std::size_t per_slot_fixed = 2 * sizeof(std::span<double>) +

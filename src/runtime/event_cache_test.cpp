@@ -131,12 +131,12 @@ TEST(EventCache, ColumnsAreAligned) {
 // Kernels address every column from the first (jit::ReductionSpec::input_stride), and the
 // same event of different columns must not share a cache set.
 TEST(EventCache, ColumnsAreEvenlySpacedAnOddNumberOfCacheLinesApart) {
-    EXPECT_EQ(EventCache::column_stride(0, 8), 0U);
-    EXPECT_EQ(EventCache::column_stride(1, 8), 64U);
-    EXPECT_EQ(EventCache::column_stride(8, 8), 64U);
-    EXPECT_EQ(EventCache::column_stride(16, 8), 192U);     // 2 lines -> 3
-    EXPECT_EQ(EventCache::column_stride(1024, 8), 8256U);  // 128 lines -> 129
-    EXPECT_EQ(EventCache::column_stride(1024, 4), 4160U);
+    EXPECT_EQ(ColumnBlock::stride_for(0 * 8), 0U);
+    EXPECT_EQ(ColumnBlock::stride_for(1 * 8), 64U);
+    EXPECT_EQ(ColumnBlock::stride_for(8 * 8), 64U);
+    EXPECT_EQ(ColumnBlock::stride_for(16 * 8), 192U);     // 2 lines -> 3
+    EXPECT_EQ(ColumnBlock::stride_for(1024 * 8), 8256U);  // 128 lines -> 129
+    EXPECT_EQ(ColumnBlock::stride_for(1024 * 4), 4160U);
     const ir::Program evaluate = evaluate_program();  // one Real, one Complex slot
     for (const ir::Precision storage : {ir::Precision::kF64, ir::Precision::kF32}) {
         for (const std::size_t events : {std::size_t{1}, std::size_t{1000}, std::size_t{4096}}) {
@@ -144,7 +144,7 @@ TEST(EventCache, ColumnsAreEvenlySpacedAnOddNumberOfCacheLinesApart) {
                          << events << " events, " << ir::precision_name(storage));
             const EventCache cache = EventCache::allocate(evaluate, events, storage);
             const bool f32 = storage == ir::Precision::kF32;
-            const std::size_t stride = EventCache::column_stride(events, f32 ? 4 : 8);
+            const std::size_t stride = ColumnBlock::stride_for(events * (f32 ? 4 : 8));
             EXPECT_EQ(stride / 64 % 2, 1U);
             const ir::ColumnView view = cache.view();
             const auto address = [&](std::size_t slot, bool im) {

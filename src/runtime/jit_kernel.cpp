@@ -99,31 +99,32 @@ private:
     // The bytes from each of the kernel's input columns to the next when `inputs` holds them
     // evenly spaced in the type the kernel reads (an EventCache lays its columns out so), else
     // 0. Double columns a float kernel reads are copied per chunk: 0 for those.
-    [[nodiscard]] std::size_t input_stride(const ir::ColumnView& inputs) {
+    [[nodiscard]] std::size_t input_stride(const ir::ColumnView& inputs) const {
         const bool f32 = kernel_.input_columns() == jit::InputColumns::kFloat;
-        std::vector<std::uintptr_t>& at = addresses_;
-        at.clear();
+        std::uintptr_t previous = 0;
+        std::uintptr_t stride = 0;  // 0 until two columns are seen
+        std::size_t seen = 0;
+        // False when `column` does not follow the previous one at the same distance.
+        const auto follows = [&](const void* column) {
+            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): addresses compared only
+            const auto at = reinterpret_cast<std::uintptr_t>(column);
+            if (seen++ > 0) {
+                if (at <= previous || (stride != 0 && at - previous != stride)) {
+                    return false;
+                }
+                stride = at - previous;
+            }
+            previous = at;
+            return true;
+        };
         for (std::size_t slot = 0; slot < program_.inputs.size(); ++slot) {
             const ir::InputColumn& column = inputs.columns[slot];
-            if (f32 != column.is_f32()) {
+            if (f32 != column.is_f32() ||
+                !follows(f32 ? static_cast<const void*>(column.re32) : column.re)) {
                 return 0;
             }
-            const bool complex = program_.inputs[slot].kind == ir::ValueKind::kComplex;
-            // NOLINTBEGIN(cppcoreguidelines-pro-type-reinterpret-cast): addresses compared only
-            at.push_back(f32 ? reinterpret_cast<std::uintptr_t>(column.re32)
-                             : reinterpret_cast<std::uintptr_t>(column.re));
-            if (complex) {
-                at.push_back(f32 ? reinterpret_cast<std::uintptr_t>(column.im32)
-                                 : reinterpret_cast<std::uintptr_t>(column.im));
-            }
-            // NOLINTEND(cppcoreguidelines-pro-type-reinterpret-cast)
-        }
-        if (at.size() < 2 || at[1] <= at[0]) {
-            return 0;
-        }
-        const std::uintptr_t stride = at[1] - at[0];
-        for (std::size_t c = 2; c < at.size(); ++c) {
-            if (at[c] - at[c - 1] != stride || at[c] <= at[c - 1]) {
+            if (program_.inputs[slot].kind == ir::ValueKind::kComplex &&
+                !follows(f32 ? static_cast<const void*>(column.im32) : column.im)) {
                 return 0;
             }
         }
@@ -189,7 +190,6 @@ private:
     std::vector<float> converted_;
     std::vector<double*> output_pointers_;
     std::vector<double> scratch_;
-    std::vector<std::uintptr_t> addresses_;
     std::optional<jit::ReductionSpec> fused_spec_;
     std::optional<jit::JitReduction> fused_;
 };

@@ -122,12 +122,6 @@ public:
     /// Bytes held by the columns (ColumnBlock::resident_bytes) and the weights (8 per event).
     [[nodiscard]] std::size_t resident_bytes() const noexcept;
 
-    /// The bytes from one column of a cache of `events` events to the next, for values of
-    /// `value_bytes` (8 or 4): ColumnBlock::stride_for a column's bytes, so that the same event
-    /// of every column falls in a different cache set; 0 for no events; saturates.
-    [[nodiscard]] static std::size_t column_stride(std::size_t events,
-                                                   std::size_t value_bytes) noexcept;
-
     /// The bytes a cache for `evaluate` over `events` events takes, linear in `events`: a fixed
     /// part (this object, its per-slot bookkeeping and 128 bytes per column for its padding)
     /// plus events × (8 + Σ_slots {Real 8, Complex 16}), the slot bytes halved for float
@@ -158,8 +152,8 @@ private:
     ir::Precision storage_ = ir::Precision::kF64;
     std::vector<ir::ValueKind> kinds_;
     // Every column lives in one ColumnBlock, in slot order (a Complex slot's real part, then
-    // its imaginary part), each `column_stride()` apart: kernels address them all from the
-    // first (jit::ReductionSpec::input_stride).
+    // its imaginary part), each ColumnBlock::stride_for(a column's bytes) apart: kernels address
+    // them all from the first (jit::ReductionSpec::input_stride).
     ColumnBlock block_;
     // The columns, views of the block; one of the two pairs is empty, by storage_.
     std::vector<std::span<double>> re_;
