@@ -33,6 +33,7 @@
 #include "helpers.hpp"
 #include "lower.hpp"
 #include "object_cache.hpp"
+#include "schedule.hpp"
 
 namespace laddu::jit {
 
@@ -207,11 +208,14 @@ struct ObjectCode {
 // found) and code generation, and the result is stored for the next process.
 template <typename Lower, typename Passes>
 Expected<ObjectCode> object_code(std::string_view source, llvm::TargetMachine& machine,
-                                 std::string_view pipeline, Lower&& lower, Passes&& passes) {
+                                 std::string_view pipeline, detail::Schedule schedule,
+                                 Lower&& lower, Passes&& passes) {
     const std::optional<std::string> directory = detail::object_cache_directory();
     std::string key;
     if (directory) {
-        key = detail::object_key(source, machine, pipeline);
+        key = detail::object_key(source, machine,
+                                 std::string(pipeline) + " schedule " +
+                                     detail::schedule_name(schedule));
         if (std::optional<detail::CachedObject> hit = detail::load_object(*directory, key)) {
             return ObjectCode{std::move(hit->object), hit->facts, true};
         }
@@ -222,8 +226,7 @@ Expected<ObjectCode> object_code(std::string_view source, llvm::TargetMachine& m
     }
     ObjectCode code;
     code.facts = passes(**module);
-    llvm::orc::SimpleCompiler compiler(machine);
-    auto object = compiler(**module);
+    auto object = detail::generate_code(machine, **module, schedule);
     if (!object) {
         return backend_failure("cannot generate code", object.takeError());
     }
@@ -267,13 +270,16 @@ Expected<ObjectCode> kernel_object(const ir::Program& program, ir::Precision pre
         dump_module(*module, program, precision, options.function_name, "lowered");
         return module.get();
     };
+    const int locality = detail::prefetch_locality(options.cpu);
     Expected<ObjectCode> code =
         object_code(source, machine,
-                    std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes),
-                    lower, [&](llvm::Module& m) {
+                    std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes) +
+                        " " + std::to_string(locality),
+                    detail::schedule_for(program.outputs.size()), lower, [&](llvm::Module& m) {
                         optimise(m, machine);
-                        const std::size_t prefetched = detail::insert_prefetches(
-                            *m.getFunction(options.function_name), detail::kPrefetchBytes);
+                        const std::size_t prefetched =
+                            detail::insert_prefetches(*m.getFunction(options.function_name),
+                                                      detail::kPrefetchBytes, locality);
                         dump_module(m, program, precision, options.function_name, "opt");
                         optimised_at = Clock::now();
                         ModuleFacts facts = inspect(m, options.function_name);
@@ -556,8 +562,9 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
         return module.get();
     };
     // Explicit vector code: no IR passes before code generation.
-    Expected<ObjectCode> code = object_code(source, *machine_, "reduction", lower,
-                                            [](llvm::Module&) { return ModuleFacts{}; });
+    Expected<ObjectCode> code =
+        object_code(source, *machine_, "reduction", detail::Schedule::kTarget, lower,
+                    [](llvm::Module&) { return ModuleFacts{}; });
     if (!code) {
         return code.error();
     }

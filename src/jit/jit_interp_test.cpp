@@ -204,8 +204,36 @@ TEST(JitVsInterp, RandomPrograms) {
         testing::RandomProgramOptions options;
         options.instructions = 40 + random.below(300);
         options.transcendental = seed % 3 != 0;
+        // A third with more outputs than kTargetScheduleMaxOutputs: the "ilpmin" schedule.
+        options.outputs = seed % 3 == 1 ? 12 : 3;
         expect_agree_both(testing::random_program(random, options), seed, 1e-13);
     }
+}
+
+// Kernels with more than kTargetScheduleMaxOutputs outputs are scheduled by LLVM's "ilpmin"
+// (schedule.cpp): a reverse-mode-like kernel (a coherent sum's intensity and its derivatives
+// by every coupling), against the interpreter (RandomPrograms has more).
+TEST(JitVsInterp, ManyOutputKernelsAreBitIdenticalInF64) {
+    ir::Builder b;
+    std::vector<ValueId> amps;
+    std::vector<ValueId> terms;
+    for (std::uint32_t k = 0; k < 8; ++k) {
+        amps.push_back(b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex)));
+        terms.push_back(
+            b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), amps.back()));
+    }
+    const ValueId sum = b.add_n(terms);
+    b.add_output(b.unary(OpCode::kNormSqr, sum));
+    const ValueId adjoint = b.unary(OpCode::kConj, sum);
+    for (const ValueId amp : amps) {
+        const ValueId product = b.binary(OpCode::kMul, adjoint, amp);
+        b.add_output(b.unary(OpCode::kReal, product));
+        b.add_output(b.unary(OpCode::kImag, product));
+    }
+    const ir::Program program = b.finish();
+    ASSERT_EQ(program.outputs.size(), 17U);
+    expect_backends_agree(program, 41, ir::Precision::kF64, 0.0, 1000);
+    expect_backends_agree(program, 41, ir::Precision::kF32, 5e-3, 1000);
 }
 
 TEST(JitVsInterp, CoherentSumIsBitIdenticalInF64) {

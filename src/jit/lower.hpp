@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <laddu/base/expected.hpp>
@@ -68,10 +69,16 @@ struct ReductionLayout {
 /// help out of cache, 24-32 most; bench/README.md).
 inline constexpr std::size_t kPrefetchBytes = 256;
 
-/// Puts a prefetch of address + `bytes_ahead` before every vector load in `fn`'s vectorised
-/// loop (a block that branches back to itself); returns how many it inserted (0 when the loop
-/// did not vectorise). Values are unchanged: a prefetch only moves cache lines.
-std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead);
+/// The cache level insert_prefetches asks for on CPU `cpu` (LLVM's name, "znver4"), as
+/// llvm.prefetch's locality: 2 (prefetcht1, into L2) where that was measured faster, else 0
+/// (prefetchnta).
+int prefetch_locality(std::string_view cpu);
+
+/// Puts a prefetch of address + `bytes_ahead` at `locality` (prefetch_locality) before every
+/// vector load in `fn`'s vectorised loop (a block that branches back to itself); returns how
+/// many it inserted (0 when the loop did not vectorise). Values are unchanged: a prefetch only
+/// moves cache lines.
+std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead, int locality);
 
 /// Events per block of a fused reduction over a kernel with `output_pointers` output columns:
 /// 32 KiB of outputs (lower_reduction.cpp says why), a multiple of LaneSum's runs of 64 events,
