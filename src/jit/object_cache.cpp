@@ -1,7 +1,9 @@
 #include "object_cache.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +13,7 @@
 #include <mutex>
 #include <system_error>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <llvm/ADT/ArrayRef.h>
@@ -76,11 +79,15 @@ std::string code_identity() {
     return identity;
 }
 
-// Removes, once per process and directory, cached objects not written for kStaleDays: objects of
-// earlier builds, which no key reaches any more, and objects of programs no longer run. An object
-// still in use is compiled and written again the next time, so the directory stays bounded by what
-// a month of work compiles.
+// Removes cached objects not written for kStaleDays (objects of earlier builds, which no key
+// reaches any more, and of programs no longer run), and then the oldest-written ones beyond
+// kMaxObjects (a day of rebuilds can leave thousands: every rebuild of laddu-cpp changes every
+// key). An object still in use is compiled and written again the next time. A sweep reads every
+// entry of the directory, so it runs at most once per process and directory, and only when the
+// marker file kSweepMarker is missing or older than kSweepHours (the last sweep touched it).
 constexpr int kStaleDays = 30;
+constexpr int kSweepHours = 24;
+constexpr char kSweepMarker[] = ".swept";
 
 void remove_stale_objects(const std::string& directory) {
     static std::mutex mutex;
@@ -91,8 +98,14 @@ void remove_stale_objects(const std::string& directory) {
             return;
         }
     }
-    std::error_code error;
     const auto now = std::filesystem::file_time_type::clock::now();
+    const std::filesystem::path marker = std::filesystem::path(directory) / kSweepMarker;
+    std::error_code error;
+    const auto last_sweep = std::filesystem::last_write_time(marker, error);
+    if (!error && now - last_sweep < std::chrono::hours(kSweepHours)) {
+        return;
+    }
+    std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> kept;
     for (std::filesystem::directory_iterator it(directory, error), end; !error && it != end;
          it.increment(error)) {
         const std::filesystem::path& path = it->path();
@@ -101,10 +114,29 @@ void remove_stale_objects(const std::string& directory) {
         }
         std::error_code ignored;
         const auto written = std::filesystem::last_write_time(path, ignored);
-        if (!ignored && now - written > std::chrono::hours(24 * kStaleDays)) {
+        if (ignored) {
+            continue;
+        }
+        if (now - written > std::chrono::hours(24 * kStaleDays)) {
             std::filesystem::remove(path, ignored);
+        } else {
+            kept.emplace_back(written, path);
         }
     }
+    if (kept.size() > kMaxObjects) {
+        const auto oldest_end =
+            kept.begin() + static_cast<std::ptrdiff_t>(kept.size() - kMaxObjects);
+        std::nth_element(kept.begin(), oldest_end, kept.end());
+        for (auto it = kept.begin(); it != oldest_end; ++it) {
+            std::error_code ignored;
+            std::filesystem::remove(it->second, ignored);
+        }
+    }
+    // The marker is written even when nothing was removed; a directory it cannot be written to
+    // is swept again by the next process, as before there was a marker.
+    std::ofstream(marker.string(), std::ios::trunc).flush();
+    std::error_code ignored;
+    std::filesystem::last_write_time(marker, now, ignored);
 }
 
 std::string hex(llvm::ArrayRef<std::uint8_t> bytes) {

@@ -30,6 +30,10 @@ class TargetMachine;
 
 namespace laddu::jit::detail {
 
+/// The most objects a directory keeps: a store's sweep (at most daily) removes the oldest-written
+/// beyond it, after those not written for 30 days.
+inline constexpr std::size_t kMaxObjects = 4096;
+
 /// What a compile found in the optimised kernel function.
 struct ModuleFacts {
     std::size_t instructions = 0;

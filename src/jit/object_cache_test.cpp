@@ -1,6 +1,8 @@
 // The on-disk object cache: each test runs in its own process (ctest), so LADDU_JIT_CACHE set
 // here reaches only this test's compiles.
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +16,8 @@
 #include <laddu/base/aligned.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/jit/jit.hpp>
+
+#include "object_cache.hpp"
 
 namespace laddu::jit {
 namespace {
@@ -226,6 +230,41 @@ TEST_F(ObjectCacheTest, ObjectsNotWrittenForAMonthAreRemoved) {
     EXPECT_FALSE(fs::exists(old_object));
     EXPECT_TRUE(fs::exists(recent_object));
     EXPECT_TRUE(fs::exists(other));
+    EXPECT_TRUE(fs::exists(dir_ / ".swept"));
+}
+
+TEST_F(ObjectCacheTest, ADirectorySweptWithinADayIsNotReadAgain) {
+    fs::create_directories(dir_);
+    const fs::path old_object = dir_ / "0123.o";
+    std::ofstream(old_object) << "x";
+    std::ofstream(dir_ / ".swept").flush();
+    const auto now = fs::file_time_type::clock::now();
+    fs::last_write_time(old_object, now - std::chrono::hours(24 * 31));
+    fs::last_write_time(dir_ / ".swept", now - std::chrono::hours(23));
+    ASSERT_TRUE(compile_uncached(program(), ir::Precision::kF64).has_value());
+    EXPECT_TRUE(fs::exists(old_object));  // the sweep waits for the marker to be a day old
+}
+
+TEST_F(ObjectCacheTest, TheOldestObjectsBeyondTheBoundAreRemoved) {
+    fs::create_directories(dir_);
+    const auto now = fs::file_time_type::clock::now();
+    const std::size_t extra = 5;
+    std::vector<fs::path> made;
+    for (std::size_t i = 0; i < detail::kMaxObjects + extra; ++i) {
+        made.push_back(dir_ / (std::to_string(i) + ".o"));
+        std::ofstream(made.back()) << "x";
+        // Object i was written i minutes after the oldest, all within the month.
+        fs::last_write_time(made.back(), now - std::chrono::hours(24 * 20) +
+                                             std::chrono::minutes(static_cast<int>(i)));
+    }
+    ASSERT_TRUE(compile_uncached(program(), ir::Precision::kF64).has_value());
+    const auto oldest_left =
+        std::find_if(made.begin(), made.end(), [](const fs::path& p) { return fs::exists(p); });
+    EXPECT_EQ(oldest_left - made.begin(), static_cast<std::ptrdiff_t>(extra));
+    EXPECT_TRUE(fs::exists(made.back()));
+    // The bound, plus what this compile stored after its sweep.
+    EXPECT_LE(objects().size(), detail::kMaxObjects + 2);
+    EXPECT_GT(objects().size(), detail::kMaxObjects);
 }
 
 }  // namespace
