@@ -3,7 +3,7 @@
 // K-matrix gradient kernel spilled 33 vectors and reloaded 80 per 8 events, and its loop body
 // (~420 instructions) is longer than Zen 4's reorder buffer, so what cannot start early waits.
 // LLVM's "ilpmin" strategy (bottom-up, least instruction-level parallelism first, which keeps
-// fewer values live) made the K-matrix NLL's value + gradient 13-14 % faster on Zen 4 at 10,000
+// fewer values live) made the K-matrix NLL's value + gradient 11-12 % faster on Zen 4 at 10,000
 // events (1 and 2 threads) and 5 % at 1,000,000 (docs/jit.md), and the one-output value kernel
 // 15 % slower, so the choice is per kernel. Scheduling orders instructions and never changes a
 // value.
