@@ -5,7 +5,9 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -210,14 +212,13 @@ TEST(JitVsInterp, RandomPrograms) {
     }
 }
 
-// Kernels with more than kTargetScheduleMaxOutputs outputs are scheduled by LLVM's "ilpmin"
-// (schedule.cpp): a reverse-mode-like kernel (a coherent sum's intensity and its derivatives
-// by every coupling), against the interpreter (RandomPrograms has more).
-TEST(JitVsInterp, ManyOutputKernelsAreBitIdenticalInF64) {
+// A coherent sum's intensity and its derivatives by the real and imaginary parts of every
+// coupling, as a reverse-mode gradient kernel computes them: 2 · couplings + 1 outputs.
+ir::Program intensity_and_coupling_derivatives(std::uint32_t couplings) {
     ir::Builder b;
     std::vector<ValueId> amps;
     std::vector<ValueId> terms;
-    for (std::uint32_t k = 0; k < 8; ++k) {
+    for (std::uint32_t k = 0; k < couplings; ++k) {
         amps.push_back(b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex)));
         terms.push_back(
             b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), amps.back()));
@@ -230,10 +231,54 @@ TEST(JitVsInterp, ManyOutputKernelsAreBitIdenticalInF64) {
         b.add_output(b.unary(OpCode::kReal, product));
         b.add_output(b.unary(OpCode::kImag, product));
     }
-    const ir::Program program = b.finish();
+    return b.finish();
+}
+
+// Kernels with more than kTargetScheduleMaxOutputs outputs are scheduled by LLVM's "ilpmin"
+// (schedule.cpp), against the interpreter (RandomPrograms has more).
+TEST(JitVsInterp, ManyOutputKernelsAreBitIdenticalInF64) {
+    const ir::Program program = intensity_and_coupling_derivatives(8);
     ASSERT_EQ(program.outputs.size(), 17U);
     expect_backends_agree(program, 41, ir::Precision::kF64, 0.0, 1000);
     expect_backends_agree(program, 41, ir::Precision::kF32, 5e-3, 1000);
+}
+
+// Code generation of both schedules at once from two threads (the scheduler is a global LLVM
+// option that schedule.cpp sets under a lock): every kernel still agrees with the interpreter.
+// No object cache, so every compile generates code.
+TEST(JitVsInterp, KernelsOfBothSchedulesCompiledConcurrentlyAgree) {
+    const char* set = std::getenv("LADDU_JIT_CACHE");  // NOLINT(concurrency-mt-unsafe)
+    const std::string previous = set != nullptr ? set : "";
+    ::setenv("LADDU_JIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe): before the threads
+    std::thread many([] {
+        for (std::uint32_t couplings = 3; couplings <= 6; ++couplings) {
+            expect_backends_agree(intensity_and_coupling_derivatives(couplings), 50 + couplings,
+                                  ir::Precision::kF64, 0.0);
+        }
+    });
+    std::thread one([] {
+        for (std::uint32_t amps = 3; amps <= 6; ++amps) {
+            ir::Builder b;
+            std::vector<ValueId> terms;
+            for (std::uint32_t k = 0; k < amps; ++k) {
+                const ValueId amp =
+                    b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex));
+                terms.push_back(
+                    b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), amp));
+            }
+            b.add_output(b.unary(OpCode::kNormSqr, b.add_n(terms)));
+            expect_backends_agree(b.finish(), 60 + amps, ir::Precision::kF64, 0.0);
+        }
+    });
+    many.join();
+    one.join();
+    // NOLINTBEGIN(concurrency-mt-unsafe): after the threads
+    if (set != nullptr) {
+        ::setenv("LADDU_JIT_CACHE", previous.c_str(), 1);
+    } else {
+        ::unsetenv("LADDU_JIT_CACHE");
+    }
+    // NOLINTEND(concurrency-mt-unsafe)
 }
 
 TEST(JitVsInterp, CoherentSumIsBitIdenticalInF64) {
