@@ -212,24 +212,27 @@ TEST(JitVsInterp, RandomPrograms) {
     }
 }
 
-// A coherent sum's intensity and its derivatives by the real and imaginary parts of every
-// coupling, as a reverse-mode gradient kernel computes them: 2 · couplings + 1 outputs.
-ir::Program intensity_and_coupling_derivatives(std::uint32_t couplings) {
+// |Σ_k c_k amp_k|² over `amps` Complex inputs, with couplings c_k = (param 2k, param 2k + 1);
+// with `derivatives`, also the real and imaginary parts of conj(Σ) · amp_k for every k, as a
+// reverse-mode gradient kernel computes them (2 · amps + 1 outputs).
+ir::Program coherent_sum(std::uint32_t amps, bool derivatives) {
     ir::Builder b;
-    std::vector<ValueId> amps;
+    std::vector<ValueId> loads;
     std::vector<ValueId> terms;
-    for (std::uint32_t k = 0; k < couplings; ++k) {
-        amps.push_back(b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex)));
+    for (std::uint32_t k = 0; k < amps; ++k) {
+        loads.push_back(b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex)));
         terms.push_back(
-            b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), amps.back()));
+            b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), loads.back()));
     }
     const ValueId sum = b.add_n(terms);
     b.add_output(b.unary(OpCode::kNormSqr, sum));
-    const ValueId adjoint = b.unary(OpCode::kConj, sum);
-    for (const ValueId amp : amps) {
-        const ValueId product = b.binary(OpCode::kMul, adjoint, amp);
-        b.add_output(b.unary(OpCode::kReal, product));
-        b.add_output(b.unary(OpCode::kImag, product));
+    if (derivatives) {
+        const ValueId adjoint = b.unary(OpCode::kConj, sum);
+        for (const ValueId amp : loads) {
+            const ValueId product = b.binary(OpCode::kMul, adjoint, amp);
+            b.add_output(b.unary(OpCode::kReal, product));
+            b.add_output(b.unary(OpCode::kImag, product));
+        }
     }
     return b.finish();
 }
@@ -237,7 +240,7 @@ ir::Program intensity_and_coupling_derivatives(std::uint32_t couplings) {
 // Kernels with more than kTargetScheduleMaxOutputs outputs are scheduled by LLVM's "ilpmin"
 // (schedule.cpp), against the interpreter (RandomPrograms has more).
 TEST(JitVsInterp, ManyOutputKernelsAreBitIdenticalInF64) {
-    const ir::Program program = intensity_and_coupling_derivatives(8);
+    const ir::Program program = coherent_sum(8, /*derivatives=*/true);
     ASSERT_EQ(program.outputs.size(), 17U);
     expect_backends_agree(program, 41, ir::Precision::kF64, 0.0, 1000);
     expect_backends_agree(program, 41, ir::Precision::kF32, 5e-3, 1000);
@@ -252,22 +255,14 @@ TEST(JitVsInterp, KernelsOfBothSchedulesCompiledConcurrentlyAgree) {
     ::setenv("LADDU_JIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe): before the threads
     std::thread many([] {
         for (std::uint32_t couplings = 3; couplings <= 6; ++couplings) {
-            expect_backends_agree(intensity_and_coupling_derivatives(couplings), 50 + couplings,
+            expect_backends_agree(coherent_sum(couplings, /*derivatives=*/true), 50 + couplings,
                                   ir::Precision::kF64, 0.0);
         }
     });
     std::thread one([] {
         for (std::uint32_t amps = 3; amps <= 6; ++amps) {
-            ir::Builder b;
-            std::vector<ValueId> terms;
-            for (std::uint32_t k = 0; k < amps; ++k) {
-                const ValueId amp =
-                    b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex));
-                terms.push_back(
-                    b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), amp));
-            }
-            b.add_output(b.unary(OpCode::kNormSqr, b.add_n(terms)));
-            expect_backends_agree(b.finish(), 60 + amps, ir::Precision::kF64, 0.0);
+            expect_backends_agree(coherent_sum(amps, /*derivatives=*/false), 60 + amps,
+                                  ir::Precision::kF64, 0.0);
         }
     });
     many.join();
@@ -282,14 +277,7 @@ TEST(JitVsInterp, KernelsOfBothSchedulesCompiledConcurrentlyAgree) {
 }
 
 TEST(JitVsInterp, CoherentSumIsBitIdenticalInF64) {
-    ir::Builder b;
-    std::vector<ValueId> terms;
-    for (std::uint32_t k = 0; k < 16; ++k) {
-        const ValueId amp = b.load(b.add_input(testing::numbered("amp", k), ValueKind::kComplex));
-        terms.push_back(b.binary(OpCode::kMul, b.complex(b.param(2 * k), b.param(2 * k + 1)), amp));
-    }
-    b.add_output(b.unary(OpCode::kNormSqr, b.add_n(terms)));
-    const ir::Program program = b.finish();
+    const ir::Program program = coherent_sum(16, /*derivatives=*/false);
     expect_backends_agree(program, 40, ir::Precision::kF64, 0.0, 1000);
     expect_backends_agree(program, 40, ir::Precision::kF32, 5e-3, 1000);
 }
