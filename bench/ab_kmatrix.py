@@ -33,7 +33,9 @@ def parse_args():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("binaries", nargs="+", help="laddu-cpp executables; the first is the baseline")
     p.add_argument("--data", default=str(ROOT / "build/bench-data/laddu_bench.parquet"))
-    p.add_argument("--params", default=str(ROOT.parent / "shared/bench/params_025.json"))
+    p.add_argument("--params", help="parameter JSON for bench kmatrix (default: "
+                   "../shared/bench/params_025.json when it exists, else bench kmatrix's own, "
+                   "every free parameter 0.25)")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--repeat", type=int, default=2001, help="calls per run (median taken)")
     p.add_argument("--rounds", type=int, default=5)
@@ -46,6 +48,11 @@ def parse_args():
             p.error(f"{b} is not an executable; build it or give its path")
     if not Path(args.data).is_file():
         p.error(f"{args.data} does not exist; bench/README.md says how to make a K-matrix file")
+    if args.params is None:
+        shared = ROOT.parent / "shared/bench/params_025.json"
+        args.params = str(shared) if shared.is_file() else None
+    elif not Path(args.params).is_file():
+        p.error(f"{args.params} does not exist; give a parameter JSON or leave --params out")
     if args.rounds < 1 or args.repeat < 1:
         p.error("--rounds and --repeat must be at least 1")
     return args
@@ -55,7 +62,7 @@ def run(binary, args, cache):
     env = dict(os.environ, LADDU_JIT_CACHE=cache)
     cmd = [binary, "bench", "kmatrix", "--data", args.data, "--threads", str(args.threads),
            "--repeat", str(args.repeat), "--json"]
-    if Path(args.params).is_file():
+    if args.params is not None:
         cmd += ["--params", args.params]
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
