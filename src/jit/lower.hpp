@@ -70,8 +70,8 @@ struct ReductionLayout {
 inline constexpr std::size_t kPrefetchBytes = 256;
 
 /// The cache level insert_prefetches asks for on CPU `cpu` (LLVM's name, "znver4"), as
-/// llvm.prefetch's locality: 2 (prefetcht1, into L2) where that was measured faster, else 0
-/// (prefetchnta).
+/// llvm.prefetch's locality: 0 (prefetchnta) where that was measured faster (Zen 5), else 2
+/// (prefetcht1, into L2).
 int prefetch_locality(std::string_view cpu);
 
 /// Puts a prefetch of address + `bytes_ahead` at `locality` (prefetch_locality) before every

@@ -52,12 +52,15 @@ bool is_single_block_loop(llvm::BasicBlock& block) {
 
 }  // namespace
 
-// Zen 4 (AMD EPYC 9004) with prefetcht1 rather than prefetchnta, K-matrix NLL over 1,000,000
-// events: value 15.2 -> 12.4 ms on 1 thread and 9.8 -> 8.6 ms on 2, value + gradient 22.8 ->
-// 17.9 and 13.9 -> 10.2 ms; no change at 10,000 events (docs/jit.md). Elsewhere the
-// non-temporal hint stays (measured against prefetcht0, below).
+// prefetchnta is kept only where it was measured faster: Zen 5 (K-matrix NLL over 1,000,000
+// events, 14 % faster than prefetcht0 for the value). On an Intel Xeon (sapphirerapids, whose L3
+// does not hold the lines it brings) it keeps the 2.4 MB cache of 10,000 events from staying in
+// L2 or L3 between calls, so every call reads memory: value 79-92 µs with prefetcht1/t0 against
+// 192 with prefetchnta, and 18 against 33 ms at 1,000,000 events. On Zen 4 prefetcht1 took the
+// value at 1,000,000 events from 15.2 to 12.4 ms on 1 thread (docs/jit.md). A CPU measured on
+// neither side gets prefetcht1: the worst it can do is cost a little bandwidth out of cache.
 int prefetch_locality(std::string_view cpu) {
-    return cpu == "znver4" ? 2 : 0;
+    return cpu == "znver5" ? 0 : 2;
 }
 
 std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead, int locality) {

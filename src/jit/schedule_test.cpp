@@ -18,11 +18,12 @@ TEST(Schedule, KernelsWithManyOutputsKeepFewValuesLive) {
     EXPECT_STREQ(schedule_name(Schedule::kTarget), "target");
 }
 
-TEST(Schedule, PrefetchesIntoL2OnlyWhereMeasuredFaster) {
-    EXPECT_EQ(prefetch_locality("znver4"), 2);
+TEST(Schedule, PrefetchesNonTemporallyOnlyWhereMeasuredFaster) {
     EXPECT_EQ(prefetch_locality("znver5"), 0);
-    EXPECT_EQ(prefetch_locality("sapphirerapids"), 0);
-    EXPECT_EQ(prefetch_locality(""), 0);
+    EXPECT_EQ(prefetch_locality("znver4"), 2);
+    EXPECT_EQ(prefetch_locality("sapphirerapids"), 2);
+    EXPECT_EQ(prefetch_locality("skylake-avx512"), 2);
+    EXPECT_EQ(prefetch_locality(""), 2);
 }
 
 }  // namespace
