@@ -76,11 +76,12 @@ struct ChunkWorker {
                                                               std::size_t events) noexcept;
 
 /// Runs fn(chunk, worker) for every reduction chunk of `events`, in parallel when a pool with
-/// more than one worker is given; each worker binds the kernel to `params` once. `meanwhile`
-/// (optional) runs on the calling thread while the other workers start
-/// (ThreadPool::parallel_for_chunks), or first without them.
+/// more than one worker is given; each worker binds the kernel to `params` once and takes its
+/// chunks in `order`. `meanwhile` (optional) runs on the calling thread while the other workers
+/// start (ThreadPool::parallel_for_chunks), or first without them.
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
                     ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn,
-                    const std::function<void()>& meanwhile = {});
+                    const std::function<void()>& meanwhile = {},
+                    SweepOrder order = SweepOrder::kForward);
 
 }  // namespace laddu::runtime::detail

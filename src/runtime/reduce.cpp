@@ -145,7 +145,7 @@ ChunkWorker::Chunk ChunkWorker::evaluate_complex(const ir::ColumnView& inputs, s
 
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
                     ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn,
-                    const std::function<void()>& meanwhile) {
+                    const std::function<void()>& meanwhile, SweepOrder order) {
     const std::size_t n_chunks = chunk_count(events);
     const bool parallel = pool != nullptr && pool->size() > 1 && n_chunks > 1;
     std::vector<ChunkWorker> workers(parallel ? pool->size() : 1);
@@ -157,14 +157,15 @@ void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, s
         if (meanwhile) {
             meanwhile();
         }
-        for (std::size_t chunk = 0; chunk < n_chunks; ++chunk) {
-            fn(chunk, workers[0]);
+        const bool backward = order == SweepOrder::kBackward;
+        for (std::size_t k = 0; k < n_chunks; ++k) {
+            fn(backward ? n_chunks - 1 - k : k, workers[0]);
         }
         return;
     }
     pool->parallel_for_chunks(
         n_chunks, [&](std::size_t chunk, std::size_t worker) { fn(chunk, workers[worker]); },
-        meanwhile);
+        meanwhile, order);
 }
 
 std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const double> params,
@@ -194,7 +195,7 @@ std::vector<double> reduce_partials(const ChunkKernel& kernel, std::span<const d
             results[chunk] = reduce_chunk_values(transform, c.columns.first(c.count),
                                                  weights.subspan(c.begin, c.count), c.begin, f32);
         },
-        meanwhile);
+        meanwhile, cache.next_sweep());
     std::vector<double> partials;
     partials.reserve(results.size());
     for (const ChunkResult& result : results) {
@@ -211,7 +212,8 @@ void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
                      const CacheOrigin& origin, bool keep_non_finite) {
     std::vector<std::optional<BadValue>> bad(chunk_count(cache.events()));
     for_each_chunk(
-        kernel, params, cache.events(), pool, [&](std::size_t chunk, ChunkWorker& worker) {
+        kernel, params, cache.events(), pool,
+        [&](std::size_t chunk, ChunkWorker& worker) {
             const auto [begin, count] = chunk_range(chunk, cache.events());
             std::vector<ir::OutputColumn> shifted(out.columns.size());
             for (std::size_t j = 0; j < shifted.size(); ++j) {
@@ -222,7 +224,8 @@ void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
             if (!keep_non_finite) {
                 bad[chunk] = first_non_finite_output(shifted, count, begin);
             }
-        });
+        },
+        {}, cache.next_sweep());
     for (const std::optional<BadValue>& first : bad) {
         if (first) {
             throw_non_finite_output(kernel, params, cache, *first, origin);

@@ -131,7 +131,7 @@ GradientPartials reduce_gradient_partials(const ChunkKernel& kernel, std::span<c
                 sum_gradient_chunk(transform, c.columns, c.count,
                                    cache.weights().subspan(c.begin, c.count), c.begin, chunk_sums);
         },
-        meanwhile);
+        meanwhile, cache.next_sweep());
     for (const std::optional<BadValue>& first : bad) {
         if (first) {
             throw_bad_value(kernel, params, cache, transform, *first, origin);

@@ -97,6 +97,28 @@ TEST(Reduce, IsBitIdenticalForOneTwoAndFourThreads) {
     }
 }
 
+// Passes over a cache alternate between forward and backward sweeps (EventCache::next_sweep);
+// the partials are merged in chunk order, so both give the same bits, serially and in parallel.
+TEST(Reduce, ForwardAndBackwardSweepsGiveTheSameBits) {
+    Fixture f(kEvents);
+    const auto interp = interp::Interpreter::prepare(f.program);
+    ThreadPool pool2(2);
+    const SweepOrder first = f.cache.next_sweep();
+    EXPECT_NE(f.cache.next_sweep(), first);
+    EXPECT_EQ(f.cache.next_sweep(), first);
+    for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &pool2}) {
+        const double once =
+            reduce(interp, f.params, f.cache, ReductionTransform::kLogPositiveReal, pool);
+        const double again =
+            reduce(interp, f.params, f.cache, ReductionTransform::kLogPositiveReal, pool);
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(once), std::bit_cast<std::uint64_t>(again));
+    }
+    // A reduction is one pass: it takes one turn of the cache's sweep order.
+    const SweepOrder before = f.cache.next_sweep();
+    (void)reduce(interp, f.params, f.cache, ReductionTransform::kReal);
+    EXPECT_EQ(f.cache.next_sweep(), before);
+}
+
 TEST(Reduce, MatchesANaiveLongDoubleSum) {
     Fixture f(kEvents);
     const auto interp = interp::Interpreter::prepare(f.program);

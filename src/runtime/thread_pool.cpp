@@ -119,15 +119,19 @@ void step_off_cpu(int caller_cpu) noexcept {
 
 std::size_t ThreadPool::claim(std::size_t owner) noexcept {
     Share& share = shares_[owner];
-    if (share.next.load(std::memory_order_relaxed) >= share.end) {
+    const std::size_t size = share.end - share.begin;
+    if (share.taken.load(std::memory_order_relaxed) >= size) {
         return n_chunks_;
     }
-    const std::size_t chunk = share.next.fetch_add(1, std::memory_order_relaxed);
-    return chunk < share.end ? chunk : n_chunks_;
+    const std::size_t k = share.taken.fetch_add(1, std::memory_order_relaxed);
+    if (k >= size) {
+        return n_chunks_;
+    }
+    return backward_ ? share.end - 1 - k : share.begin + k;
 }
 
-// Each worker first takes the chunks of its own share, in order, then helps the others with
-// theirs. Worker w's share is the same contiguous range on every call with the same chunk
+// Each worker first takes the chunks of its own share, in the job's order, then helps the others
+// with theirs. Worker w's share is the same contiguous range on every call with the same chunk
 // count, so a worker keeps reading the events it read last time, which its core's cache may
 // still hold (the whole K-matrix cache of 10,000 events is 2.4 MB, one core's L2 1 MiB), and
 // a worker that starts late or runs slow still has its chunks taken by the others.
@@ -150,7 +154,7 @@ void ThreadPool::run_chunks(std::size_t worker) {
                 error_chunk_ = chunk;
             }
             for (std::size_t w = 0; w < size(); ++w) {
-                shares_[w].next.store(n_chunks_, std::memory_order_relaxed);
+                shares_[w].taken.store(n_chunks_, std::memory_order_relaxed);
             }
         }
     }
@@ -184,7 +188,7 @@ void ThreadPool::worker_loop(std::size_t worker) {
 
 void ThreadPool::parallel_for_chunks(
     std::size_t n_chunks, const std::function<void(std::size_t chunk, std::size_t worker)>& fn,
-    const std::function<void()>& meanwhile) {
+    const std::function<void()>& meanwhile, SweepOrder order) {
     if (n_chunks == 0) {
         if (meanwhile) {
             meanwhile();
@@ -196,11 +200,13 @@ void ThreadPool::parallel_for_chunks(
     const std::lock_guard job_lock(job_mutex_);
     job_ = &fn;
     n_chunks_ = n_chunks;
+    backward_ = order == SweepOrder::kBackward;
     // The caller (worker 0) takes the last share, which holds the range's last, often partial,
     // chunk: it is the one that also runs `meanwhile` and merges afterwards.
     for (std::size_t w = 0, workers = size(); w < workers; ++w) {
         const std::size_t share = (w + workers - 1) % workers;
-        shares_[w].next.store(share * n_chunks / workers, std::memory_order_relaxed);
+        shares_[w].taken.store(0, std::memory_order_relaxed);
+        shares_[w].begin = share * n_chunks / workers;
         shares_[w].end = (share + 1) * n_chunks / workers;
     }
     error_ = nullptr;

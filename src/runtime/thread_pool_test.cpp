@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -87,8 +88,47 @@ TEST(ThreadPool, AWorkerTakesItsOwnShareFirstAndTheOthersTakeASlowOnesRest) {
     }
 }
 
-// The caller's other work runs on the calling thread while the others start: a slow one leaves
-// its share to them, every chunk still runs once, and its error comes first.
+TEST(ThreadPool, ABackwardSweepTakesEachShareFromItsLastChunkDown) {
+    for (const std::size_t threads : {1U, 2U, 3U}) {
+        ThreadPool pool(threads);
+        for (std::size_t n = 1; n <= 13; ++n) {
+            std::vector<std::atomic<int>> hits(n);
+            std::vector<std::vector<std::size_t>> order(threads);
+            std::mutex mutex;
+            pool.parallel_for_chunks(
+                n,
+                [&](std::size_t chunk, std::size_t worker) {
+                    hits[chunk].fetch_add(1);
+                    const std::lock_guard lock(mutex);
+                    order[worker].push_back(chunk);
+                },
+                {}, SweepOrder::kBackward);
+            for (std::size_t c = 0; c < n; ++c) {
+                ASSERT_EQ(hits[c].load(), 1) << threads << " threads, " << n << " chunks";
+            }
+            // Worker w owns share (w + W - 1) mod W, [s n / W, (s + 1) n / W), and claims it
+            // from the top; another worker that helps claims from the top too, so what the
+            // owner runs of its share is descending. Alone, it runs all of it, n - 1 first.
+            for (std::size_t w = 0; w < threads; ++w) {
+                const std::size_t share = (w + threads - 1) % threads;
+                const std::size_t begin = share * n / threads;
+                const std::size_t end = (share + 1) * n / threads;
+                std::vector<std::size_t> own;
+                std::copy_if(order[w].begin(), order[w].end(), std::back_inserter(own),
+                             [&](std::size_t chunk) { return chunk >= begin && chunk < end; });
+                EXPECT_TRUE(std::is_sorted(own.rbegin(), own.rend()) &&
+                            std::adjacent_find(own.begin(), own.end()) == own.end())
+                    << threads << " threads, " << n << " chunks";
+            }
+            if (threads == 1) {
+                for (std::size_t k = 0; k < n; ++k) {
+                    EXPECT_EQ(order[0][k], n - 1 - k);
+                }
+            }
+        }
+    }
+}
+
 TEST(ThreadPool, MeanwhileRunsOnTheCallerWhileTheOthersTakeItsShare) {
     ThreadPool pool(2);
     std::vector<std::size_t> ran_by(16, 99);

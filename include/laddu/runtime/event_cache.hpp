@@ -12,6 +12,7 @@
 // half the bytes and the kernels stream half as much memory per pass.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -22,10 +23,9 @@
 #include <laddu/ir/precision.hpp>
 #include <laddu/ir/program.hpp>
 #include <laddu/runtime/execution.hpp>
+#include <laddu/runtime/thread_pool.hpp>
 
 namespace laddu::runtime {
-
-class ThreadPool;
 
 namespace detail {
 class ChunkKernel;
@@ -94,6 +94,16 @@ public:
     /// refresh_sum_weights()): a fused reduction then adds its terms without reading them,
     /// with the same bits (fma(1, t, p) is t + p).
     [[nodiscard]] bool unit_weights() const noexcept { return unit_weights_; }
+
+    /// The order of the next pass over the cache's reduction chunks: forward and backward in
+    /// turn, so that a pass starts on the events the one before it read last, which the core's
+    /// caches may still hold when the whole cache does not fit (docs/runtime.md, "Sweep
+    /// order"). Results do not depend on it. Safe to call from several threads.
+    [[nodiscard]] SweepOrder next_sweep() const noexcept {
+        return passes_.value.fetch_add(1, std::memory_order_relaxed) % 2 == 0
+                   ? SweepOrder::kForward
+                   : SweepOrder::kBackward;
+    }
 
     /// ir::hash of the evaluate program this cache was built for.
     [[nodiscard]] std::uint64_t program_hash() const noexcept { return program_hash_; }
@@ -164,6 +174,24 @@ private:
     AlignedVector<double> weights_;
     double sum_weights_ = 0.0;
     bool unit_weights_ = true;
+
+    // Passes begun (next_sweep): a counter that a moved cache takes along.
+    struct PassCount {
+        PassCount() = default;
+
+        PassCount(const PassCount& other) noexcept
+            : value(other.value.load(std::memory_order_relaxed)) {}
+
+        PassCount& operator=(const PassCount& other) noexcept {
+            value.store(other.value.load(std::memory_order_relaxed), std::memory_order_relaxed);
+            return *this;
+        }
+
+        ~PassCount() = default;
+        mutable std::atomic<std::uint64_t> value{0};
+    };
+
+    PassCount passes_;
 };
 
 }  // namespace laddu::runtime

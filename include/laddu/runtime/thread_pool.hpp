@@ -13,7 +13,9 @@
 // n chunks and claims its own chunks first, in order, then the others' that are left: the same
 // events go to the same core call after call (its caches may still hold them; the K-matrix NLL
 // at 1e6 events on 2 threads was 10 % faster than with one shared counter), and a late or slow
-// worker's chunks are still taken by the rest.
+// worker's chunks are still taken by the rest. A job may sweep backward (SweepOrder): each
+// worker then takes its share from the last chunk down, so a pass over the same events after a
+// forward one starts with the chunks the core read last.
 //
 // A pool holds at most kMaxThreads threads. When the system refuses a thread part way (a thread
 // or memory limit), the constructor stops and joins the threads it did start and throws
@@ -50,6 +52,15 @@ void step_off_cpu(int caller_cpu) noexcept;
 /// process's threads or memory.
 inline constexpr std::size_t kMaxThreads = 1024;
 
+/// The order in which a worker takes the chunks of its share. The chunks a job covers, and so
+/// any result merged in chunk order, do not depend on it; alternating it over passes through
+/// the same data lets each pass start on what the previous one left in the caches
+/// (EventCache::next_sweep).
+enum class SweepOrder : std::uint8_t {
+    kForward,   ///< lowest chunk first
+    kBackward,  ///< highest chunk first
+};
+
 /// A fixed set of worker threads that run chunked loops.
 class ThreadPool {
 public:
@@ -67,9 +78,10 @@ public:
     [[nodiscard]] std::size_t size() const noexcept { return workers_.size() + 1; }
 
     /// Calls fn(chunk, worker) for every chunk in [0, n_chunks), each exactly once, spread over
-    /// the workers (worker in [0, size())); returns when all are done. If calls throw, the
-    /// exception of the lowest-numbered throwing chunk is rethrown (chunks already claimed still
-    /// finish; unclaimed ones are skipped).
+    /// the workers (worker in [0, size())), each worker taking its share in `order`; returns
+    /// when all are done. If calls throw, the exception of the lowest-numbered throwing chunk
+    /// of those that ran is rethrown (chunks already claimed still finish; unclaimed ones are
+    /// skipped).
     ///
     /// `meanwhile` (optional) runs on the calling thread once the other workers have the job,
     /// before the caller takes chunks (the others take the caller's share while it runs); its
@@ -77,7 +89,8 @@ public:
     /// share is the last one. `meanwhile` must not use this pool.
     void parallel_for_chunks(std::size_t n_chunks,
                              const std::function<void(std::size_t chunk, std::size_t worker)>& fn,
-                             const std::function<void()>& meanwhile = {});
+                             const std::function<void()>& meanwhile = {},
+                             SweepOrder order = SweepOrder::kForward);
 
 private:
     /// How long an idle thread watches for work before it sleeps.
@@ -89,9 +102,11 @@ private:
     /// The next unclaimed chunk of worker `owner`'s share, or n_chunks_ when none is left.
     std::size_t claim(std::size_t owner) noexcept;
 
-    /// One worker's share of a job's chunks, [next, end), on a cache line of its own.
+    /// One worker's share of a job's chunks, [begin, end), on a cache line of its own; `taken`
+    /// counts the chunks claimed from it (from `begin` up, or from `end` down when backward_).
     struct alignas(64) Share {
-        std::atomic<std::size_t> next{0};
+        std::atomic<std::size_t> taken{0};
+        std::size_t begin = 0;
         std::size_t end = 0;
     };
 
@@ -102,6 +117,7 @@ private:
     std::condition_variable done_;
     const std::function<void(std::size_t, std::size_t)>* job_ = nullptr;
     std::size_t n_chunks_ = 0;
+    bool backward_ = false;                     ///< the current job's SweepOrder is kBackward
     std::unique_ptr<Share[]> shares_;           ///< one per worker (size())
     std::atomic<std::uint64_t> generation_{0};  ///< bumped per job (and on stop)
     std::atomic<std::size_t> active_{0};        ///< workers still in the current job
