@@ -575,10 +575,11 @@ def test_coupled_channel_chapter():
     assert "channel_a_re" not in fitted  # fixed: the phase convention
     assert abs(fitted["pole_mass"] - truth["pole_mass"]) < 0.01
     assert abs(fitted["pole_width"] - truth["pole_width"]) < 0.01
-    # With one wave per channel, channel b's phase is not measured (the Hessian is singular, so
-    # the uncertainties are NaN); fixing it, the shared pole is constrained better by both
-    # channels than by channel a alone.
-    fixed_b = model_b.fix("channel_b_phase", 0.0)
+    # With one wave per channel, channel b's coupling is not measured: its phase is a global
+    # phase, and NLL normalises each channel's intensity by its own accepted MC, so its magnitude
+    # cancels (the Hessian is singular, the uncertainties NaN). Fixing both, the shared pole is
+    # constrained better by both channels than by channel a alone.
+    fixed_b = model_b.fix("channel_b_phase", 0.0).fix("channel_b_magnitude", 0.5)
     both = ld.Likelihood([joint.terms[0], ld.NLL(fixed_b, data=data_b, accepted_mc=accepted_mc_b, name="channel_b")])
     both_fit = both.fit({"pole_mass": 1.52, "pole_width": 0.12})
     alone = ld.Likelihood([joint.terms[0]]).fit({"pole_mass": 1.52, "pole_width": 0.12})

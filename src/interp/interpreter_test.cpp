@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <complex>
@@ -10,6 +11,7 @@
 #include <laddu/interp/interpreter.hpp>
 #include <laddu/ir/builder.hpp>
 #include <laddu/ir/fuse_dots.hpp>
+#include <laddu/ir/fuse_product_parts.hpp>
 
 #include "reference/program_reference.hpp"
 
@@ -690,6 +692,55 @@ TEST(Interpreter, ParameterOutputsOfAProgramThatReadsEventsAreAnInternalError) {
     expect_error<InternalError>(
         [&] { (void)interp.evaluate_parameter_outputs(std::vector<double>{2.0}, ws); },
         "output 1 of this program is computed per event");
+}
+
+// ir::fuse_product_parts: Re and Im of p·q, with either factor conjugated, as two-pair dots.
+// Each part is the dot's fma formula exactly (the sign of a term is exact), and within one
+// rounding of |p||q| of the product it replaces.
+TEST(Interpreter, ProductPartsFusedIntoDotsAreTheirFmaFormula) {
+    Builder b;
+    const ValueId p = b.load(b.add_input("p", ValueKind::kComplex));
+    const ValueId q = b.load(b.add_input("q", ValueKind::kComplex));
+    for (const bool conj_p : {false, true}) {
+        for (const bool conj_q : {false, true}) {
+            const ValueId product = b.binary(OpCode::kMul, conj_p ? b.unary(OpCode::kConj, p) : p,
+                                             conj_q ? b.unary(OpCode::kConj, q) : q);
+            b.add_output(b.unary(OpCode::kReal, product), "re");
+            b.add_output(b.unary(OpCode::kImag, product), "im");
+        }
+    }
+    const ir::Program program = b.finish();
+    const ir::Program fused = ir::fuse_product_parts(program);
+    ASSERT_EQ(std::count_if(fused.instructions.begin(), fused.instructions.end(),
+                            [](const ir::Instruction& i) { return i.op == OpCode::kMul; }),
+              0);
+    const Data data = make_data(program, 3 * kBlockSize + 5, 17);
+    const auto got = run_all(Interpreter::prepare(fused), {}, data);
+    const auto unfused = run_all(Interpreter::prepare(program), {}, data);
+    for (std::size_t i = 0; i < data.count; ++i) {
+        const double pr = data.re[0][i];
+        const double qr = data.re[1][i];
+        std::size_t o = 0;
+        for (const double sp : {1.0, -1.0}) {
+            for (const double sq : {1.0, -1.0}) {
+                const double pi = sp * data.im[0][i];
+                const double qi = sq * data.im[1][i];
+                const double re = std::fma(-pi, qi, pr * qr);
+                const double im = std::fma(pi, qr, pr * qi);
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(got[o][i].real()),
+                          std::bit_cast<std::uint64_t>(re))
+                    << "event " << i << ", output " << o;
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(got[o + 1][i].real()),
+                          std::bit_cast<std::uint64_t>(im))
+                    << "event " << i << ", output " << o + 1;
+                const double scale = std::hypot(pr, pi) * std::hypot(qr, qi);
+                EXPECT_LE(std::abs(got[o][i].real() - unfused[o][i].real()), 0x1p-51 * scale);
+                EXPECT_LE(std::abs(got[o + 1][i].real() - unfused[o + 1][i].real()),
+                          0x1p-51 * scale);
+                o += 2;
+            }
+        }
+    }
 }
 
 }  // namespace
