@@ -107,10 +107,14 @@ FastNormalization::build(const compile::CompiledModel& model, const data::EventD
         }
         fast.same_group_begin_.push_back(fast.same_group_.size());
     }
-    fast.coefficient_values_.emplace(d.coefficient_program);
-    fast.contraction_gradient_.emplace(autodiff::gradient(
-        contraction(d.coefficient_program, fast.parameters_),
-        {.mode = autodiff::AutodiffMode::kReverse, .component = autodiff::Component::kReal}));
+    // Evaluated on every call of the likelihood, like its kernels: the same JIT choice.
+    const std::size_t events = accepted.num_events();
+    fast.coefficient_values_.emplace(d.coefficient_program, execution.jit, events);
+    fast.contraction_gradient_.emplace(
+        autodiff::gradient(
+            contraction(d.coefficient_program, fast.parameters_),
+            {.mode = autodiff::AutodiffMode::kReverse, .component = autodiff::Component::kReal}),
+        execution.jit, events);
 
     runtime::NormalizationStatistics statistics =
         runtime::normalization_statistics(d, accepted, execution, accepted_cache);

@@ -291,11 +291,13 @@ struct ParameterFunction::Evaluator {
     explicit Evaluator(interp::Interpreter prepared) : interpreter(std::move(prepared)) {}
 
     interp::Interpreter interpreter;
+    std::shared_ptr<const detail::ChunkKernel> jit;  ///< set when the JIT runs the program
     std::mutex mutex;
     std::vector<interp::Workspace> idle;  ///< workspaces no call is using
 };
 
-ParameterFunction::ParameterFunction(const ir::Program& program) {
+ParameterFunction::ParameterFunction(const ir::Program& program, JitPolicy jit,
+                                     std::size_t events) {
     if (!program.inputs.empty()) {
         throw CompileError(fmt::format("a parameter function reads no event columns, but this "
                                        "program reads {} (the first is '{}')",
@@ -303,10 +305,30 @@ ParameterFunction::ParameterFunction(const ir::Program& program) {
     }
     evaluator_ =
         std::make_shared<Evaluator>(interp::Interpreter::prepare(program, ir::Precision::kF64));
+    std::shared_ptr<const detail::ChunkKernel> kernel =
+        detail::select_kernel(program, ir::Precision::kF64, jit, events, detail::Passes::kMany);
+    if (kernel->backend() == "jit") {
+        evaluator_->jit = std::move(kernel);
+    }
 }
 
 std::vector<std::complex<double>>
 ParameterFunction::operator()(std::span<const double> params) const {
+    if (evaluator_->jit) {
+        // One "event" with no inputs: every value is invariant, the kernel stores it once.
+        const std::size_t outputs = evaluator_->jit->program().outputs.size();
+        std::vector<double> parts(2 * outputs, 0.0);
+        std::vector<ir::OutputColumn> out(outputs);
+        for (std::size_t j = 0; j < outputs; ++j) {
+            out[j] = ir::OutputColumn{&parts[2 * j], &parts[2 * j + 1]};
+        }
+        evaluator_->jit->bind(params)->run(ir::ColumnView{{}, 1}, 0, 1, out);
+        std::vector<std::complex<double>> values(outputs);
+        for (std::size_t j = 0; j < outputs; ++j) {
+            values[j] = {parts[2 * j], parts[2 * j + 1]};
+        }
+        return values;
+    }
     const interp::Interpreter& interpreter = evaluator_->interpreter;
     std::optional<interp::Workspace> kept;
     {

@@ -1,4 +1,7 @@
+#include <bit>
+#include <cmath>
 #include <complex>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <thread>
@@ -74,6 +77,35 @@ TEST(ParameterFunction, CallersOnSeveralThreadsGetTheSameNumbers) {
         thread.join();
     }
     EXPECT_EQ(mismatches, std::vector<int>(kThreads, 0));
+}
+
+// On the JIT (which a likelihood's policy gives it from the event count its kernels take the
+// JIT at) a parameter function gives the interpreter's bits, and checks its parameter count.
+TEST(ParameterFunction, TheJitGivesTheInterpretersBits) {
+    const ParameterFunction interpreted(coefficients());
+    const ParameterFunction automatic(coefficients(), JitPolicy::kAuto, 1'000'000);
+#if LADDU_HAVE_JIT
+    const ParameterFunction compiled(coefficients(), JitPolicy::kEnabled);
+    EXPECT_THROW((void)compiled(std::vector<double>{1.0}), EvaluationError);
+#else
+    EXPECT_THROW(ParameterFunction(coefficients(), JitPolicy::kEnabled), BackendError);
+    const ParameterFunction& compiled = automatic;
+#endif
+    for (int k = 0; k < 50; ++k) {
+        const double x = 0.37 * k - 4.0;
+        const std::vector<double> params{x, 1.0 / (k + 1.0), -0.5 * x, std::exp2(-k)};
+        const std::vector<std::complex<double>> want = interpreted(params);
+        for (const ParameterFunction* f : {&automatic, &compiled}) {
+            const std::vector<std::complex<double>> got = (*f)(params);
+            ASSERT_EQ(got.size(), want.size());
+            for (std::size_t j = 0; j < want.size(); ++j) {
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(got[j].real()),
+                          std::bit_cast<std::uint64_t>(want[j].real()));
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(got[j].imag()),
+                          std::bit_cast<std::uint64_t>(want[j].imag()));
+            }
+        }
+    }
 }
 
 TEST(ParameterFunction, AProgramThatReadsEventsIsACompileError) {
