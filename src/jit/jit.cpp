@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -37,14 +38,51 @@
 
 namespace laddu::jit {
 
+namespace {
+
+// The target machine code generation needs, created on first use: when every object of a
+// compile comes from the object cache (a kernel and its reductions), none is created, which
+// was a third of each such compile (0.4 of 1.2 ms on an Intel Xeon). The object key names the
+// target by what the machine would report, read off its builder.
+class Target {
+public:
+    // `opt_level` is what `builder` was given (it has no getter).
+    Target(llvm::orc::JITTargetMachineBuilder builder, llvm::CodeGenOptLevel opt_level)
+        : builder_(std::move(builder)), opt_level_(opt_level) {}
+
+    [[nodiscard]] detail::TargetKey key() const {
+        return detail::TargetKey{builder_.getTargetTriple().str(), builder_.getCPU(),
+                                 builder_.getFeatures().getString(), static_cast<int>(opt_level_)};
+    }
+
+    // Not thread-safe: a compile owns its Target, and a module's reductions compile under its
+    // lock.
+    llvm::Expected<llvm::TargetMachine&> machine() {
+        if (!machine_) {
+            auto created = builder_.createTargetMachine();
+            if (!created) {
+                return created.takeError();
+            }
+            machine_ = std::move(*created);
+        }
+        return *machine_;
+    }
+
+private:
+    llvm::orc::JITTargetMachineBuilder builder_;
+    llvm::CodeGenOptLevel opt_level_;
+    std::unique_ptr<llvm::TargetMachine> machine_;
+};
+
+}  // namespace
+
 // One LLJIT instance per compiled program: destroying the module frees its code, and programs
 // never share state, so compiles in different threads do not contend.
 class JitModule {
 public:
-    JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, std::unique_ptr<llvm::TargetMachine> machine,
-              detail::ReductionLayout layout, ir::Program program, ir::Precision precision,
-              detail::LowerOptions options)
-        : jit_(std::move(jit)), machine_(std::move(machine)), layout_(std::move(layout)),
+    JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, Target target, detail::ReductionLayout layout,
+              ir::Program program, ir::Precision precision, detail::LowerOptions options)
+        : jit_(std::move(jit)), target_(std::move(target)), layout_(std::move(layout)),
           program_(std::move(program)), precision_(precision), options_(std::move(options)) {}
 
     // The fused reduction for `spec`, compiled into this instance on first use (`self` owns
@@ -69,7 +107,7 @@ public:
 
 private:
     std::unique_ptr<llvm::orc::LLJIT> jit_;
-    std::unique_ptr<llvm::TargetMachine> machine_;  ///< generates the reductions' code
+    mutable Target target_;  ///< generates the reductions' code (under mutex_)
     detail::ReductionLayout layout_;
     // What the kernel was compiled from: each reduction compiles its own copy of it
     // (JitModule::reduction).
@@ -203,30 +241,34 @@ struct ObjectCode {
 };
 
 // The object code of the module that `source` describes (every input of its lowering) for
-// `machine`: from the object cache when it holds it, without lowering; else `lower()` (the
-// module, or the error), `passes` (the IR pipeline `pipeline` describes, returning what it
-// found) and code generation, and the result is stored for the next process.
+// `target`: from the object cache when it holds it, without lowering or a target machine;
+// else `lower(machine)` (the module, or the error), `passes(module, machine)` (the IR pipeline
+// `pipeline` describes, returning what it found) and code generation, and the result is
+// stored for the next process.
 template <typename Lower, typename Passes>
-Expected<ObjectCode> object_code(std::string_view source, llvm::TargetMachine& machine,
-                                 std::string_view pipeline, detail::Schedule schedule,
-                                 Lower&& lower, Passes&& passes) {
+Expected<ObjectCode> object_code(std::string_view source, Target& target, std::string_view pipeline,
+                                 detail::Schedule schedule, Lower&& lower, Passes&& passes) {
     const std::optional<std::string> directory = detail::object_cache_directory();
     std::string key;
     if (directory) {
-        key = detail::object_key(source, machine,
+        key = detail::object_key(source, target.key(),
                                  std::string(pipeline) + " schedule " +
                                      detail::schedule_name(schedule));
         if (std::optional<detail::CachedObject> hit = detail::load_object(*directory, key)) {
             return ObjectCode{std::move(hit->object), hit->facts, true};
         }
     }
-    Expected<llvm::Module*> module = lower();
+    llvm::Expected<llvm::TargetMachine&> machine = target.machine();
+    if (!machine) {
+        return backend_failure("cannot create a target machine", machine.takeError());
+    }
+    Expected<llvm::Module*> module = lower(*machine);
     if (!module) {
         return module.error();
     }
     ObjectCode code;
-    code.facts = passes(**module);
-    auto object = detail::generate_code(machine, **module, schedule);
+    code.facts = passes(**module, *machine);
+    auto object = detail::generate_code(*machine, **module, schedule);
     if (!object) {
         return backend_failure("cannot generate code", object.takeError());
     }
@@ -240,8 +282,7 @@ Expected<ObjectCode> object_code(std::string_view source, llvm::TargetMachine& m
 // The object code of `program`'s kernel under `options` (lowered, optimised, prefetches
 // inserted), from the object cache when it holds it.
 Expected<ObjectCode> kernel_object(const ir::Program& program, ir::Precision precision,
-                                   const detail::LowerOptions& options,
-                                   llvm::TargetMachine& machine) {
+                                   const detail::LowerOptions& options, Target& target) {
     // What lowering reads: the program, the precision and the options.
     const std::string source = "kernel\n" + std::string(ir::precision_name(precision)) + "\n" +
                                options.function_name + "\n" + options.cpu + "\n" +
@@ -258,7 +299,7 @@ Expected<ObjectCode> kernel_object(const ir::Program& program, ir::Precision pre
     Clock::time_point optimised_at = start;
     std::unique_ptr<llvm::LLVMContext> context;
     std::unique_ptr<llvm::Module> module;
-    const auto lower = [&]() -> Expected<llvm::Module*> {
+    const auto lower = [&](llvm::TargetMachine& machine) -> Expected<llvm::Module*> {
         context = std::make_unique<llvm::LLVMContext>();
         module = std::make_unique<llvm::Module>("laddu", *context);
         module->setDataLayout(machine.createDataLayout());
@@ -272,10 +313,11 @@ Expected<ObjectCode> kernel_object(const ir::Program& program, ir::Precision pre
     };
     const int locality = detail::prefetch_locality(options.cpu);
     Expected<ObjectCode> code =
-        object_code(source, machine,
+        object_code(source, target,
                     std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes) +
                         " " + std::to_string(locality),
-                    detail::schedule_for(program.outputs.size()), lower, [&](llvm::Module& m) {
+                    detail::schedule_for(program.outputs.size()), lower,
+                    [&](llvm::Module& m, llvm::TargetMachine& machine) {
                         optimise(m, machine);
                         const std::size_t prefetched =
                             detail::insert_prefetches(*m.getFunction(options.function_name),
@@ -334,6 +376,35 @@ detail::ReductionLayout reduction_layout(const ir::Program& program, InputColumn
     return layout;
 }
 
+// The host's target and data layout, found once per process: detecting the host and the
+// layout (which LLVM takes from a target machine of its own) had cost every compile 0.15 and
+// 0.4 ms.
+struct Host {
+    std::optional<llvm::orc::JITTargetMachineBuilder> builder;
+    std::optional<llvm::DataLayout> layout;
+    std::string error;  ///< why there is no builder
+};
+
+const Host& host() {
+    static const Host found = [] {
+        Host h;
+        auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+        if (!builder) {
+            h.error = "cannot detect the host target: " + llvm::toString(builder.takeError());
+            return h;
+        }
+        auto layout = builder->getDefaultDataLayoutForTarget();
+        if (!layout) {
+            h.error = "cannot find the host's data layout: " + llvm::toString(layout.takeError());
+            return h;
+        }
+        h.builder = std::move(*builder);
+        h.layout = std::move(*layout);
+        return h;
+    }();
+    return found;
+}
+
 Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precision,
                                 CodeGen codegen, InputColumns inputs) {
     const auto start = std::chrono::steady_clock::now();
@@ -343,24 +414,23 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     }
     initialise_llvm();
 
-    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!builder) {
-        return backend_failure("cannot detect the host target", builder.takeError());
+    const Host& found = host();
+    if (!found.builder) {
+        return failure(ErrorKind::kBackend, "jit: " + found.error);
     }
+    llvm::orc::JITTargetMachineBuilder builder = *found.builder;
     // Fast: instruction selection without optimisation (~5x quicker code generation, ~25%
     // slower kernels); the IR pipeline (and so vectorisation) is the same for both.
-    builder->setCodeGenOptLevel(codegen == CodeGen::kFast ? llvm::CodeGenOptLevel::None
-                                                          : llvm::CodeGenOptLevel::Default);
+    const llvm::CodeGenOptLevel level =
+        codegen == CodeGen::kFast ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default;
+    builder.setCodeGenOptLevel(level);
     // No FMA contraction: kernels must round like the interpreter.
-    builder->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;
-    auto machine = builder->createTargetMachine();
-    if (!machine) {
-        return backend_failure("cannot create a target machine", machine.takeError());
-    }
+    builder.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict;
+    Target target(builder, level);
 
-    const detail::LowerOptions options{kFunctionName, builder->getCPU(),
-                                       builder->getFeatures().getString(), inputs};
-    Expected<ObjectCode> code = kernel_object(program, precision, options, **machine);
+    const detail::LowerOptions options{kFunctionName, builder.getCPU(),
+                                       builder.getFeatures().getString(), inputs};
+    Expected<ObjectCode> code = kernel_object(program, precision, options, target);
     if (!code) {
         return code.error();
     }
@@ -368,10 +438,12 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     // No platform: kernels have no static initialisers, and the default platform support
     // compiles extra modules for every instance. No IR compiler either: modules reach the JIT
     // as object code (object_code()), and the default one would build a second target machine
-    // per instance (0.1-0.5 ms of each cached compile).
+    // per instance (0.1-0.5 ms of each cached compile); the data layout is the host's, which
+    // it would otherwise get from a target machine of its own.
     auto jit =
         llvm::orc::LLJITBuilder()
-            .setJITTargetMachineBuilder(std::move(*builder))
+            .setJITTargetMachineBuilder(std::move(builder))
+            .setDataLayout(*found.layout)
             .setCompileFunctionCreator(
                 [](llvm::orc::JITTargetMachineBuilder)
                     -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
@@ -400,7 +472,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     }
     const auto fn = symbol->toPtr<KernelFn>();
     auto owner = std::make_shared<const JitModule>(
-        std::move(*jit), std::move(*machine),
+        std::move(*jit), std::move(target),
         reduction_layout(program, inputs, options.cpu, options.features), program, precision,
         options);
     const auto done = std::chrono::steady_clock::now();
@@ -529,7 +601,7 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
         options.function_name = layout.function_name + "_kernel";
         options.input_stride = spec.input_stride;
         options.output_stride = detail::reduction_block(layout.output_pointers) * sizeof(double);
-        Expected<ObjectCode> kernel = kernel_object(program_, precision_, options, *machine_);
+        Expected<ObjectCode> kernel = kernel_object(program_, precision_, options, target_);
         if (!kernel) {
             return kernel.error();
         }
@@ -551,7 +623,7 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
               " " + std::to_string(static_cast<int>(spec.unit_weights)) + "\n";
     std::unique_ptr<llvm::LLVMContext> context;
     std::unique_ptr<llvm::Module> module;
-    const auto lower = [&]() -> Expected<llvm::Module*> {
+    const auto lower = [&](llvm::TargetMachine&) -> Expected<llvm::Module*> {
         context = std::make_unique<llvm::LLVMContext>();
         module = std::make_unique<llvm::Module>("laddu_reduce", *context);
         module->setDataLayout(jit_->getDataLayout());
@@ -563,8 +635,8 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
     };
     // Explicit vector code: no IR passes before code generation.
     Expected<ObjectCode> code =
-        object_code(source, *machine_, "reduction", detail::Schedule::kTarget, lower,
-                    [](llvm::Module&) { return ModuleFacts{}; });
+        object_code(source, target_, "reduction", detail::Schedule::kTarget, lower,
+                    [](llvm::Module&, llvm::TargetMachine&) { return ModuleFacts{}; });
     if (!code) {
         return code.error();
     }

@@ -22,7 +22,6 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
-#include <llvm/Target/TargetMachine.h>
 
 #include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
@@ -175,17 +174,17 @@ std::optional<std::string> object_cache_directory() {
     return std::nullopt;
 }
 
-std::string object_key(std::string_view source, const llvm::TargetMachine& machine,
+std::string object_key(std::string_view source, const TargetKey& target,
                        std::string_view pipeline) {
     std::string text;
     llvm::raw_string_ostream out(text);
     out << "laddu-cpp jit object\n"
         << LLVM_VERSION_STRING << "\n"
         << code_identity() << "\n"
-        << machine.getTargetTriple().str() << "\n"
-        << machine.getTargetCPU() << "\n"
-        << machine.getTargetFeatureString() << "\n"
-        << static_cast<int>(machine.getOptLevel()) << "\n"
+        << target.triple << "\n"
+        << target.cpu << "\n"
+        << target.features << "\n"
+        << target.opt_level << "\n"
         << pipeline << "\n";
     out.flush();
     text.append(source);

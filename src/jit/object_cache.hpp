@@ -25,7 +25,6 @@
 namespace llvm {
 class MemoryBuffer;
 class MemoryBufferRef;
-class TargetMachine;
 }  // namespace llvm
 
 namespace laddu::jit::detail {
@@ -50,10 +49,19 @@ struct CachedObject {
 /// The cache directory the environment names now, or nullopt when caching is off.
 [[nodiscard]] std::optional<std::string> object_cache_directory();
 
+/// The target machine a module's code is generated for, as the object key names it (what
+/// llvm::TargetMachine reports for each: its triple, CPU, feature string, code-generation level).
+struct TargetKey {
+    std::string triple;
+    std::string cpu;
+    std::string features;
+    int opt_level = 0;
+};
+
 /// The key of the module that `source` describes (every input of its lowering:
-/// ir::describe() of the program, a reduction's layout and spec) compiled by `machine` after the IR
-/// passes that `pipeline` describes: 64 hex digits.
-[[nodiscard]] std::string object_key(std::string_view source, const llvm::TargetMachine& machine,
+/// ir::describe() of the program, a reduction's layout and spec) compiled for `target` after
+/// the IR passes that `pipeline` describes: 64 hex digits.
+[[nodiscard]] std::string object_key(std::string_view source, const TargetKey& target,
                                      std::string_view pipeline);
 
 /// The object stored under `key` in `directory`, if a whole one with a matching checksum is
