@@ -58,54 +58,58 @@ private:
         return Factor{id, false};
     }
 
-    // Marks the Complex products read only through kReal/kImag, and the kConj values used only
-    // as their factors.
+    // Marks the Complex products read only through kReal/kImag, which parts they read, and the
+    // kConj values used only as their factors.
     void find_products() {
         std::vector<std::uint32_t> uses(size_, 0);
         std::vector<std::uint32_t> part_uses(size_, 0);
-        std::vector<std::uint32_t> factor_uses(size_, 0);
         for (const Instruction& inst : program_.instructions) {
+            const bool part = inst.op == OpCode::kReal || inst.op == OpCode::kImag;
             for (const ValueId operand : program_.operands_of(inst)) {
                 ++uses[to_index(operand)];
-                if (inst.op == OpCode::kReal || inst.op == OpCode::kImag) {
-                    ++part_uses[to_index(operand)];
-                }
+                part_uses[to_index(operand)] += part ? 1 : 0;
             }
         }
         for (const ValueId id : program_.outputs) {
             ++uses[to_index(id)];
         }
-        std::vector<bool> product(size_, false);
+        std::vector<std::uint32_t> factor_uses(size_, 0);
         for (std::size_t i = 0; i < size_; ++i) {
-            const Instruction& inst = program_.instructions[i];
-            if (inst.op != OpCode::kMul || inst.kind != ValueKind::kComplex || uses[i] == 0 ||
-                uses[i] != part_uses[i]) {
-                continue;
-            }
-            const auto ops = program_.operands_of(inst);
-            if (!is_complex(ops[0]) || !is_complex(ops[1])) {
-                continue;
-            }
-            product[i] = true;
-            for (const ValueId operand : ops) {
-                ++factor_uses[to_index(operand)];
-            }
-        }
-        for (std::size_t i = 0; i < size_; ++i) {
-            const Instruction& inst = program_.instructions[i];
-            if (product[i]) {
+            if (uses[i] > 0 && uses[i] == part_uses[i] && is_complex_product(i)) {
                 parts_[i] = PartsRead{};
-            }
-            if ((inst.op == OpCode::kReal || inst.op == OpCode::kImag) &&
-                product[to_index(program_.operands_of(inst)[0])]) {
-                PartsRead& read = *parts_[to_index(program_.operands_of(inst)[0])];
-                (inst.op == OpCode::kReal ? read.re : read.im) = true;
-            }
-            if (inst.op == OpCode::kConj && uses[i] > 0 && uses[i] == factor_uses[i] &&
-                is_complex(program_.operands_of(inst)[0])) {
-                skip_[i] = true;
+                for (const ValueId operand : program_.operands_of(program_.instructions[i])) {
+                    ++factor_uses[to_index(operand)];
+                }
             }
         }
+        mark_reads_and_factors(uses, factor_uses);
+    }
+
+    // Which parts each replaced product's uses read; the kConj values used only as factors of
+    // replaced products (`factor_uses` of their `uses`).
+    void mark_reads_and_factors(const std::vector<std::uint32_t>& uses,
+                                const std::vector<std::uint32_t>& factor_uses) {
+        for (std::size_t i = 0; i < size_; ++i) {
+            const Instruction& inst = program_.instructions[i];
+            if (inst.op == OpCode::kReal || inst.op == OpCode::kImag) {
+                if (std::optional<PartsRead>& read =
+                        parts_[to_index(program_.operands_of(inst)[0])]) {
+                    (inst.op == OpCode::kReal ? read->re : read->im) = true;
+                }
+            }
+            skip_[i] = inst.op == OpCode::kConj && uses[i] > 0 && uses[i] == factor_uses[i] &&
+                       is_complex(program_.operands_of(inst)[0]);
+        }
+    }
+
+    // A kMul of two Complex values.
+    [[nodiscard]] bool is_complex_product(std::size_t i) const {
+        const Instruction& inst = program_.instructions[i];
+        if (inst.op != OpCode::kMul || inst.kind != ValueKind::kComplex) {
+            return false;
+        }
+        const auto ops = program_.operands_of(inst);
+        return is_complex(ops[0]) && is_complex(ops[1]);
     }
 
     [[nodiscard]] ValueId map(ValueId id) const { return mapped_[to_index(id)]; }
@@ -165,8 +169,8 @@ private:
         if (skip_[i]) {
             return;
         }
-        if (parts_[i]) {
-            emit_product(i, *parts_[i]);
+        if (const std::optional<PartsRead>& read = parts_[i]) {
+            emit_product(i, *read);
             return;
         }
         if (inst.op == OpCode::kConstReal) {
@@ -178,10 +182,12 @@ private:
             return;
         }
         const auto ops = program_.operands_of(inst);
-        if ((inst.op == OpCode::kReal || inst.op == OpCode::kImag) && parts_[to_index(ops[0])]) {
+        if (inst.op == OpCode::kReal || inst.op == OpCode::kImag) {
             const auto& of = inst.op == OpCode::kReal ? re_of_product_ : im_of_product_;
-            mapped_[i] = *of[to_index(ops[0])];
-            return;
+            if (const std::optional<ValueId>& part = of[to_index(ops[0])]) {
+                mapped_[i] = *part;  // a replaced product's part, emitted with it
+                return;
+            }
         }
         operands_.clear();
         for (const ValueId operand : ops) {

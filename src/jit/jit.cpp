@@ -443,9 +443,9 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     auto jit =
         llvm::orc::LLJITBuilder()
             .setJITTargetMachineBuilder(std::move(builder))
-            .setDataLayout(*found.layout)
+            .setDataLayout(found.layout)
             .setCompileFunctionCreator(
-                [](llvm::orc::JITTargetMachineBuilder)
+                [](const llvm::orc::JITTargetMachineBuilder&)
                     -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
                     return std::make_unique<ObjectOnly>();
                 })

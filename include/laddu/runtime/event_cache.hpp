@@ -187,6 +187,11 @@ private:
             return *this;
         }
 
+        PassCount(PassCount&& other) noexcept
+            : value(other.value.load(std::memory_order_relaxed)) {}
+
+        PassCount& operator=(PassCount&& other) noexcept { return *this = other; }
+
         ~PassCount() = default;
         mutable std::atomic<std::uint64_t> value{0};
     };
