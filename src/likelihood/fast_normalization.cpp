@@ -98,14 +98,19 @@ FastNormalization::build(const compile::CompiledModel& model, const data::EventD
     }
 
     fast.group_ = d.group;
-    fast.same_group_begin_.push_back(0);
+    fast.group_begin_.push_back(0);
+    std::vector<bool> placed(fast.terms_, false);
     for (std::size_t a = 0; a < fast.terms_; ++a) {
-        for (std::size_t b = 0; b < fast.terms_; ++b) {
+        if (placed[a]) {
+            continue;
+        }
+        for (std::size_t b = a; b < fast.terms_; ++b) {
             if (d.group[b] == d.group[a]) {
-                fast.same_group_.push_back(static_cast<std::uint32_t>(b));
+                fast.group_terms_.push_back(static_cast<std::uint32_t>(b));
+                placed[b] = true;
             }
         }
-        fast.same_group_begin_.push_back(fast.same_group_.size());
+        fast.group_begin_.push_back(fast.group_terms_.size());
     }
     // Evaluated on every call of the likelihood, like its kernels: the same JIT choice.
     const std::size_t events = accepted.num_events();
@@ -131,14 +136,18 @@ FastNormalization::build(const compile::CompiledModel& model, const data::EventD
 std::vector<std::complex<double>>
 FastNormalization::contracted(std::span<const std::complex<double>> e) const {
     std::vector<std::complex<double>> v(terms_);
-    for (std::size_t a = 0; a < terms_; ++a) {
-        // M is zero across coherent groups: only a's own group's products add anything.
-        std::complex<double> sum = 0.0;
-        for (std::size_t i = same_group_begin_[a]; i < same_group_begin_[a + 1]; ++i) {
-            const std::uint32_t b = same_group_[i];
-            sum += matrix_[a * terms_ + b] * std::conj(e[b]);
+    // M is zero across coherent groups: only a's own group's products add anything. Each v_a
+    // sums its group's terms b in ascending order; the rows of a group advance side by side
+    // (independent sums, so the processor overlaps them), each in that same order.
+    for (std::size_t g = 0; g + 1 < group_begin_.size(); ++g) {
+        const std::span<const std::uint32_t> members(group_terms_.data() + group_begin_[g],
+                                                     group_begin_[g + 1] - group_begin_[g]);
+        for (const std::uint32_t b : members) {
+            const std::complex<double> conj_e = std::conj(e[b]);
+            for (const std::uint32_t a : members) {
+                v[a] += matrix_[a * terms_ + b] * conj_e;
+            }
         }
-        v[a] = sum;
     }
     return v;
 }

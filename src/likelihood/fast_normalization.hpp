@@ -91,9 +91,10 @@ private:
     std::size_t terms_ = 0;
     std::size_t parameters_ = 0;
     std::vector<std::uint32_t> group_;  ///< the coherent group of term a
-    /// The terms of term a's group, ascending, at same_group_[same_group_begin_[a], [a + 1]).
-    std::vector<std::uint32_t> same_group_;
-    std::vector<std::size_t> same_group_begin_;
+    /// The coherent groups' terms, ascending within each group: group g's at
+    /// group_terms_[group_begin_[g], group_begin_[g + 1]).
+    std::vector<std::uint32_t> group_terms_;
+    std::vector<std::size_t> group_begin_;
     std::vector<std::complex<double>> matrix_;  ///< terms_ × terms_, row-major
     std::vector<std::complex<double>> linear_;  ///< S_k
     bool from_cache_ = false;                   ///< gathered from the given accepted_cache
