@@ -70,8 +70,9 @@ struct ReductionLayout {
 inline constexpr std::size_t kPrefetchBytes = 256;
 
 /// The cache level insert_prefetches asks for on CPU `cpu` (LLVM's name, "znver4"), as
-/// llvm.prefetch's locality: 0 (prefetchnta) where that was measured faster (Zen 5), else 2
-/// (prefetcht1, into L2).
+/// llvm.prefetch's locality: 0 (prefetchnta) on Zen 5, 2 (prefetcht1, into L2) on AMD's other
+/// cores and an unknown host, 3 (prefetcht0, into L1) on the rest (Intel's cores), each where
+/// it was measured fastest.
 int prefetch_locality(std::string_view cpu);
 
 /// Puts a prefetch of address + `bytes_ahead` at `locality` (prefetch_locality) before every

@@ -53,14 +53,21 @@ bool is_single_block_loop(llvm::BasicBlock& block) {
 }  // namespace
 
 // prefetchnta is kept only where it was measured faster: Zen 5 (K-matrix NLL over 1,000,000
-// events, 14 % faster than prefetcht0 for the value). On an Intel Xeon (sapphirerapids, whose L3
-// does not hold the lines it brings) it keeps the 2.4 MB cache of 10,000 events from staying in
-// L2 or L3 between calls, so every call reads memory: value 79-92 µs with prefetcht1/t0 against
-// 192 with prefetchnta, and 18 against 33 ms at 1,000,000 events. On Zen 4 prefetcht1 took the
-// value at 1,000,000 events from 15.2 to 12.4 ms on 1 thread (docs/jit.md). A CPU measured on
-// neither side gets prefetcht1: the worst it can do is cost a little bandwidth out of cache.
+// events, 14 % faster than prefetcht0 for the value). On Zen 4 prefetcht1 took the value at
+// 1,000,000 events from 15.2 to 12.4 ms on 1 thread against prefetchnta. On Intel Xeons
+// (sapphirerapids; one LLVM calls rocketlake) prefetchnta keeps the 2.4 MB cache of 10,000
+// events out of L2 and L3 between calls (value 192 µs against 79-92 with prefetcht0/t1), and
+// prefetcht0 beat prefetcht1 where the cache stays in L2 (10,000 events: value 70-75 against
+// 76-80 µs on 1 thread, 32-35 against 35-39 on 2) and matched it out of cache (1,000,000
+// events: value 20.0-20.7 against 19.8-20.3 ms); docs/jit.md. AMD's other cores and an
+// unknown host get prefetcht1.
 int prefetch_locality(std::string_view cpu) {
-    return cpu == "znver5" ? 0 : 2;
+    if (cpu == "znver5") {
+        return 0;
+    }
+    const bool amd = cpu.starts_with("znver") || cpu.starts_with("bdver") ||
+                     cpu.starts_with("btver") || cpu.starts_with("amdfam");
+    return amd || cpu.empty() ? 2 : 3;
 }
 
 std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead, int locality) {

@@ -18,11 +18,13 @@ TEST(Schedule, KernelsWithManyOutputsKeepFewValuesLive) {
     EXPECT_STREQ(schedule_name(Schedule::kTarget), "target");
 }
 
-TEST(Schedule, PrefetchesNonTemporallyOnlyWhereMeasuredFaster) {
+TEST(Schedule, PrefetchesByTheHintMeasuredFastestOnEachFamily) {
     EXPECT_EQ(prefetch_locality("znver5"), 0);
     EXPECT_EQ(prefetch_locality("znver4"), 2);
-    EXPECT_EQ(prefetch_locality("sapphirerapids"), 2);
-    EXPECT_EQ(prefetch_locality("skylake-avx512"), 2);
+    EXPECT_EQ(prefetch_locality("bdver2"), 2);
+    EXPECT_EQ(prefetch_locality("sapphirerapids"), 3);
+    EXPECT_EQ(prefetch_locality("rocketlake"), 3);
+    EXPECT_EQ(prefetch_locality("skylake-avx512"), 3);
     EXPECT_EQ(prefetch_locality(""), 2);
 }
 

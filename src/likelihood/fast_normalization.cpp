@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -15,6 +16,19 @@
 
 namespace laddu::likelihood {
 namespace {
+
+// Rows of a group's block of M that FastNormalization::contracted sums side by side, one
+// 16-byte vector (baseline x86-64's width: a wider generic vector went through the stack);
+// each block's columns are padded with zeros to a multiple of it.
+constexpr std::size_t kRowBlock = 2;
+
+std::size_t padded(std::size_t terms) {
+    return (terms + kRowBlock - 1) / kRowBlock * kRowBlock;
+}
+
+// kRowBlock rows as one vector: elementwise IEEE arithmetic, never reassociated.
+using Rows = double __attribute__((vector_size(kRowBlock * sizeof(double))));
+static_assert(kRowBlock == 2, "contracted() splats {c, c}");
 
 // ScopedStatisticsPerturbation's delta: thread-local, so tests running side by side in one
 // process do not see each other's.
@@ -123,29 +137,65 @@ FastNormalization::build(const compile::CompiledModel& model, const data::EventD
 
     runtime::NormalizationStatistics statistics =
         runtime::normalization_statistics(d, accepted, execution, accepted_cache);
-    fast.matrix_ = std::move(statistics.matrix);
     fast.linear_ = std::move(statistics.linear);
     fast.from_cache_ = statistics.from_cache;
     if (statistics_perturbation != 0.0) {
-        (fast.linear_.empty() ? fast.matrix_.front() : fast.linear_.front()) +=
+        (fast.linear_.empty() ? statistics.matrix.front() : fast.linear_.front()) +=
             statistics_perturbation;
     }
+    fast.block_begin_.push_back(0);
+    for (std::size_t g = 0; g + 1 < fast.group_begin_.size(); ++g) {
+        const std::span<const std::uint32_t> members = fast.members(g);
+        for (const std::uint32_t b : members) {
+            for (std::size_t j = 0; j < padded(members.size()); ++j) {
+                const std::complex<double> m =
+                    j < members.size() ? statistics.matrix[(members[j] * fast.terms_) + b] : 0.0;
+                fast.block_re_.push_back(m.real());
+                fast.block_im_.push_back(m.imag());
+            }
+        }
+        fast.block_begin_.push_back(fast.block_re_.size());
+    }
     return fast;
+}
+
+std::span<const std::uint32_t> FastNormalization::members(std::size_t group) const {
+    return {group_terms_.data() + group_begin_[group],
+            group_begin_[group + 1] - group_begin_[group]};
 }
 
 std::vector<std::complex<double>>
 FastNormalization::contracted(std::span<const std::complex<double>> e) const {
     std::vector<std::complex<double>> v(terms_);
     // M is zero across coherent groups: only a's own group's products add anything. Each v_a
-    // sums its group's terms b in ascending order; the rows of a group advance side by side
-    // (independent sums, so the processor overlaps them), each in that same order.
+    // sums its group's terms b in ascending order. Two rows of a group advance side by side as
+    // one SSE2 vector over the block's contiguous, zero-padded columns. Each product is spelled
+    // as std::complex's (x + iy)(c + id) = (xc - yd) + i(xd + yc), term by term, so the sums
+    // keep the bits of the complex arithmetic without its NaN-recovery branch, which kept the
+    // loop scalar (0.27 µs of the K-matrix NLL's 1.75 µs value on 64 events).
     for (std::size_t g = 0; g + 1 < group_begin_.size(); ++g) {
-        const std::span<const std::uint32_t> members(group_terms_.data() + group_begin_[g],
-                                                     group_begin_[g + 1] - group_begin_[g]);
-        for (const std::uint32_t b : members) {
-            const std::complex<double> conj_e = std::conj(e[b]);
-            for (const std::uint32_t a : members) {
-                v[a] += matrix_[a * terms_ + b] * conj_e;
+        const std::span<const std::uint32_t> terms = members(g);
+        const std::size_t k = terms.size();
+        const std::size_t stride = padded(k);
+        for (std::size_t first = 0; first < k; first += kRowBlock) {
+            Rows sum_re{};
+            Rows sum_im{};
+            const double* m_re = block_re_.data() + block_begin_[g] + first;
+            const double* m_im = block_im_.data() + block_begin_[g] + first;
+            for (std::size_t i = 0; i < k; ++i, m_re += stride, m_im += stride) {
+                const double re = e[terms[i]].real();
+                const double im = -e[terms[i]].imag();
+                const Rows c = {re, re};
+                const Rows d = {im, im};
+                Rows x;
+                Rows y;
+                std::memcpy(&x, m_re, sizeof(x));
+                std::memcpy(&y, m_im, sizeof(y));
+                sum_re += (x * c) - (y * d);
+                sum_im += (x * d) + (y * c);
+            }
+            for (std::size_t j = 0; j < std::min(kRowBlock, k - first); ++j) {
+                v[terms[first + j]] = {sum_re[j], sum_im[j]};
             }
         }
     }

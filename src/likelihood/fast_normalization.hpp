@@ -75,9 +75,10 @@ public:
     /// The number of coherent groups (distinct group indices of the terms).
     [[nodiscard]] std::size_t groups() const;
 
-    /// The bytes of the statistics: terms² + bases complex doubles.
+    /// The bytes of the statistics as gathered and leased: terms² + bases complex doubles
+    /// (only the coherent groups' blocks of M are kept).
     [[nodiscard]] std::size_t bytes() const noexcept {
-        return (matrix_.size() + linear_.size()) * sizeof(std::complex<double>);
+        return ((terms_ * terms_) + linear_.size()) * sizeof(std::complex<double>);
     }
 
     /// True when the statistics were gathered from the accepted_cache given to build().
@@ -86,6 +87,10 @@ public:
 private:
     FastNormalization() = default;
 
+    /// Group g's terms, ascending.
+    [[nodiscard]] std::span<const std::uint32_t> members(std::size_t group) const;
+
+    /// v_a = Σ_b M_ab conj(e_b) for every term a.
     std::vector<std::complex<double>> contracted(std::span<const std::complex<double>> e) const;
 
     std::size_t terms_ = 0;
@@ -95,7 +100,13 @@ private:
     /// group_terms_[group_begin_[g], group_begin_[g + 1]).
     std::vector<std::uint32_t> group_terms_;
     std::vector<std::size_t> group_begin_;
-    std::vector<std::complex<double>> matrix_;  ///< terms_ × terms_, row-major
+    /// M within each group (0 across groups), real and imaginary parts apart: for group g of k
+    /// terms, from block_begin_[g], entry (i p + j) is M_ab for a = its j-th term and b = its
+    /// i-th, p being k rounded up to a multiple of four (the rows past k are 0), so the rows
+    /// of one column b are contiguous.
+    std::vector<double> block_re_;
+    std::vector<double> block_im_;
+    std::vector<std::size_t> block_begin_;
     std::vector<std::complex<double>> linear_;  ///< S_k
     bool from_cache_ = false;                   ///< gathered from the given accepted_cache
     runtime::MemoryLease lease_;                ///< the statistics' bytes in the budget

@@ -72,6 +72,25 @@ expr::Model general_model() {
     return expr::Model(expr::exp(a * kX) * expr::powi(kX + b, 2));
 }
 
+// Three coherent sums of 3, 1 and 2 waves in x: groups of odd and even size side by side, so the
+// contraction's row blocks are padded in one group and not in another.
+expr::Model grouped_model() {
+    Expr intensity = expr::constant(0.0);
+    std::size_t wave = 0;
+    for (const std::size_t size : {std::size_t{3}, std::size_t{1}, std::size_t{2}}) {
+        Expr sum = expr::constant(std::complex<double>(0.0, 0.0));
+        for (std::size_t k = 0; k < size; ++k, ++wave) {
+            const double n = static_cast<double>(wave);
+            const Expr c = expr::complex(
+                expr::parameter("r" + std::to_string(wave), {.initial = 1.0 - (0.1 * n)}),
+                expr::parameter("i" + std::to_string(wave), {.initial = 0.2 * n}));
+            sum = sum + (c * expr::cis((n + 1.0) * kX) * (1.0 + (n * kX * kX)));
+        }
+        intensity = intensity + expr::norm_sqr(sum);
+    }
+    return expr::Model(intensity);
+}
+
 std::vector<double> point_of(const expr::Model& model) {
     // The toy parameters (a0, b0, ...) where the model has them, else a shifted default.
     const std::vector<std::string> names = model.parameters().free_names();
@@ -134,6 +153,10 @@ TEST_F(NormalizationStrategyTest, EachModelGetsLadduStrategyName) {
     EXPECT_EQ(linear.info().normalization_terms, 0U);
     EXPECT_EQ(linear.info().normalization_groups, 0U);
     EXPECT_EQ(linear.info().normalization_bytes, 3 * sizeof(std::complex<double>));
+    const NLL grouped(grouped_model(), data_, mc_, with_threads(2));
+    EXPECT_EQ(grouped.info().normalization_strategy, "hermitian");
+    EXPECT_EQ(grouped.info().normalization_groups, 3U);
+    EXPECT_EQ(grouped.info().normalization_terms, 6U);
     const NLL hybrid(hybrid_model(), data_, mc_,
                      with_normalization(with_threads(2), NormalizationMode::kVerify));
     EXPECT_EQ(hybrid.info().normalization_groups, 1U);
@@ -145,6 +168,7 @@ TEST_F(NormalizationStrategyTest, ValuesAndGradientsMatchTheGeneralPass) {
         {linear_model, NormalizationMode::kVerify},
         {proven_linear_model, NormalizationMode::kAuto},
         {[] { return laddu::testing::toy_model({.offset = 0.25}); }, NormalizationMode::kAuto},
+        {grouped_model, NormalizationMode::kAuto},
         {hybrid_model, NormalizationMode::kVerify},
         {hybrid_quotient_model, NormalizationMode::kVerify},
     };
