@@ -25,7 +25,8 @@ struct PassTiming {
 /// What the compiler did, for logs, tests and the CLI.
 struct CompileReport {
     std::vector<PassTiming> passes;  ///< in run order (a pass appears once per round)
-    int rounds = 0;                  ///< rounds of the fixed-point loop
+    int rounds = 0;                  ///< rounds of the fixed-point loop begun (the last may stop
+                                     ///< part way, docs/compile.md)
     std::size_t source_nodes = 0;
     std::size_t optimized_nodes = 0;
     ir::Stats precompute_stats;
