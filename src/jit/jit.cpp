@@ -247,7 +247,8 @@ struct ObjectCode {
 // stored for the next process.
 template <typename Lower, typename Passes>
 Expected<ObjectCode> object_code(std::string_view source, Target& target, std::string_view pipeline,
-                                 detail::Schedule schedule, Lower&& lower, Passes&& passes) {
+                                 detail::Schedule schedule, Lower&& lower, Passes&& passes,
+                                 CacheUse use = CacheUse::kCompileOnMiss) {
     const std::optional<std::string> directory = detail::object_cache_directory();
     std::string key;
     if (directory) {
@@ -257,6 +258,11 @@ Expected<ObjectCode> object_code(std::string_view source, Target& target, std::s
         if (std::optional<detail::CachedObject> hit = detail::load_object(*directory, key)) {
             return ObjectCode{std::move(hit->object), hit->facts, true};
         }
+    }
+    if (use == CacheUse::kCachedOnly) {
+        return failure(ErrorKind::kBackend,
+                       directory ? "jit: the kernel's code is not in the object cache"
+                                 : "jit: the object cache is off (LADDU_JIT_CACHE)");
     }
     llvm::Expected<llvm::TargetMachine&> machine = target.machine();
     if (!machine) {
@@ -282,7 +288,8 @@ Expected<ObjectCode> object_code(std::string_view source, Target& target, std::s
 // The object code of `program`'s kernel under `options` (lowered, optimised, prefetches
 // inserted), from the object cache when it holds it.
 Expected<ObjectCode> kernel_object(const ir::Program& program, ir::Precision precision,
-                                   const detail::LowerOptions& options, Target& target) {
+                                   const detail::LowerOptions& options, Target& target,
+                                   CacheUse use) {
     // What lowering reads: the program, the precision and the options.
     const std::string source = "kernel\n" + std::string(ir::precision_name(precision)) + "\n" +
                                options.function_name + "\n" + options.cpu + "\n" +
@@ -312,22 +319,22 @@ Expected<ObjectCode> kernel_object(const ir::Program& program, ir::Precision pre
         return module.get();
     };
     const int locality = detail::prefetch_locality(options.cpu);
-    Expected<ObjectCode> code =
-        object_code(source, target,
-                    std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes) +
-                        " " + std::to_string(locality),
-                    detail::schedule_for(program.outputs.size()), lower,
-                    [&](llvm::Module& m, llvm::TargetMachine& machine) {
-                        optimise(m, machine);
-                        const std::size_t prefetched =
-                            detail::insert_prefetches(*m.getFunction(options.function_name),
-                                                      detail::kPrefetchBytes, locality);
-                        dump_module(m, program, precision, options.function_name, "opt");
-                        optimised_at = Clock::now();
-                        ModuleFacts facts = inspect(m, options.function_name);
-                        facts.prefetched_streams = prefetched;
-                        return facts;
-                    });
+    Expected<ObjectCode> code = object_code(
+        source, target,
+        std::string(kPipeline) + " prefetch " + std::to_string(detail::kPrefetchBytes) + " " +
+            std::to_string(locality),
+        detail::schedule_for(program.outputs.size()), lower,
+        [&](llvm::Module& m, llvm::TargetMachine& machine) {
+            optimise(m, machine);
+            const std::size_t prefetched = detail::insert_prefetches(
+                *m.getFunction(options.function_name), detail::kPrefetchBytes, locality);
+            dump_module(m, program, precision, options.function_name, "opt");
+            optimised_at = Clock::now();
+            ModuleFacts facts = inspect(m, options.function_name);
+            facts.prefetched_streams = prefetched;
+            return facts;
+        },
+        use);
     if (code && !code->cached) {
         code->lower_ms = ms(start, lowered_at);
         code->optimise_ms = ms(lowered_at, optimised_at);
@@ -406,7 +413,8 @@ const Host& host() {
 }
 
 Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precision,
-                                CodeGen codegen, InputColumns inputs) {
+                                CodeGen codegen, InputColumns inputs,
+                                CacheUse use = CacheUse::kCompileOnMiss) {
     const auto start = std::chrono::steady_clock::now();
     if (auto valid = ir::validate(program); !valid) {
         return failure(ErrorKind::kBackend,
@@ -430,7 +438,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
 
     const detail::LowerOptions options{kFunctionName, builder.getCPU(),
                                        builder.getFeatures().getString(), inputs};
-    Expected<ObjectCode> code = kernel_object(program, precision, options, target);
+    Expected<ObjectCode> code = kernel_object(program, precision, options, target, use);
     if (!code) {
         return code.error();
     }
@@ -505,7 +513,8 @@ struct Variant {
 // return the wrong kernel.
 class Cache {
 public:
-    Expected<JitKernel> get_or_compile(const ir::Program& program, const Variant& variant) {
+    Expected<JitKernel> get_or_compile(const ir::Program& program, const Variant& variant,
+                                       CacheUse use) {
         const std::uint64_t key = ir::hash(program) ^
                                   static_cast<std::uint64_t>(variant.precision) ^
                                   (static_cast<std::uint64_t>(variant.codegen) << 8U) ^
@@ -519,7 +528,7 @@ public:
         // Compile outside the lock; if another thread compiled the same program meanwhile,
         // keep the first one so every caller sees the same kernel.
         Expected<JitKernel> kernel =
-            compile_now(program, variant.precision, variant.codegen, variant.inputs);
+            compile_now(program, variant.precision, variant.codegen, variant.inputs, use);
         if (!kernel) {
             return kernel;
         }
@@ -601,7 +610,8 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
         options.function_name = layout.function_name + "_kernel";
         options.input_stride = spec.input_stride;
         options.output_stride = detail::reduction_block(layout.output_pointers) * sizeof(double);
-        Expected<ObjectCode> kernel = kernel_object(program_, precision_, options, target_);
+        Expected<ObjectCode> kernel =
+            kernel_object(program_, precision_, options, target_, CacheUse::kCompileOnMiss);
         if (!kernel) {
             return kernel.error();
         }
@@ -677,9 +687,9 @@ Expected<JitReduction> JitKernel::reduction(const ReductionSpec& spec) const {
 }
 
 Expected<JitKernel> compile(const ir::Program& program, ir::Precision precision, CodeGen codegen,
-                            InputColumns inputs) {
+                            InputColumns inputs, CacheUse use) {
     try {
-        return cache().get_or_compile(program, {precision, codegen, inputs});
+        return cache().get_or_compile(program, {precision, codegen, inputs}, use);
     } catch (const std::exception& error) {
         return failure(ErrorKind::kBackend,
                        std::string("jit: compilation failed: ") + error.what());

@@ -127,6 +127,40 @@ TEST_F(ObjectCacheTest, TheNextCompileLoadsTheObjectAndComputesTheSameBits) {
     EXPECT_EQ(objects().size(), 3U);
 }
 
+// CacheUse::kCachedOnly compiles nothing: it takes a kernel compiled before, from the object
+// cache or from this process, and otherwise fails.
+TEST_F(ObjectCacheTest, CachedOnlyTakesAKernelCompiledBeforeAndCompilesNothing) {
+    auto missing = compile(program(), ir::Precision::kF64, CodeGen::kOptimized,
+                           InputColumns::kDouble, CacheUse::kCachedOnly);
+    ASSERT_FALSE(missing.has_value());
+    EXPECT_EQ(missing.error().kind, ErrorKind::kBackend);
+    EXPECT_NE(missing.error().message.find("not in the object cache"), std::string::npos);
+    EXPECT_TRUE(objects().empty());
+
+    auto compiled = compile_uncached(program(), ir::Precision::kF64);
+    ASSERT_TRUE(compiled.has_value()) << compiled.error().message;
+    auto loaded = compile(program(), ir::Precision::kF64, CodeGen::kOptimized,
+                          InputColumns::kDouble, CacheUse::kCachedOnly);
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    EXPECT_TRUE(loaded->cached_object());
+    EXPECT_EQ(run(*loaded), run(*compiled));
+    // Another precision was never compiled.
+    EXPECT_FALSE(compile(program(), ir::Precision::kF32, CodeGen::kOptimized, InputColumns::kDouble,
+                         CacheUse::kCachedOnly)
+                     .has_value());
+
+    // With the disk cache off, a kernel this process holds is still found, and nothing else.
+    ::setenv("LADDU_JIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe)
+    auto held = compile(program(), ir::Precision::kF64, CodeGen::kOptimized, InputColumns::kDouble,
+                        CacheUse::kCachedOnly);
+    ASSERT_TRUE(held.has_value());
+    EXPECT_EQ(held->function(), loaded->function());
+    auto off = compile(program(), ir::Precision::kF64, CodeGen::kFast, InputColumns::kDouble,
+                       CacheUse::kCachedOnly);
+    ASSERT_FALSE(off.has_value());
+    EXPECT_NE(off.error().message.find("object cache is off"), std::string::npos);
+}
+
 // A program that differs only in a constant's sign is another object, not the stored one.
 TEST_F(ObjectCacheTest, AProgramDifferingInOneConstantIsCompiledNotLoaded) {
     const auto divide = [](double constant) {

@@ -108,9 +108,11 @@ enum class Passes : std::uint8_t {
 };
 
 /// The kernel the JIT policy asks for: kDisabled gives the interpreter; kEnabled the JIT or a
-/// BackendError saying why not; kAuto the JIT when it is built and repays its compile time, so
-/// for a program run kMany times over at least kJitBreakEvenEvents events, else the
-/// interpreter (a JIT failure is logged once).
+/// BackendError saying why not; kAuto the JIT when it is built and repays its compile time: a
+/// program run kMany times over at least kJitBreakEvenEvents events; a program run kOnce over
+/// at least kJitOnceBreakEvenEvents, or over at least kJitBreakEvenEvents when its code is
+/// already compiled (in this process or the JIT's object cache); else the interpreter (a JIT
+/// failure is logged once). Both give the same bits.
 [[nodiscard]] std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
                                                                ir::Precision precision,
                                                                JitPolicy policy, std::size_t events,

@@ -233,13 +233,14 @@ private:
 
 }  // namespace
 
-Expected<std::shared_ptr<const ChunkKernel>> make_jit_kernel(const ir::Program& program,
-                                                             ir::Precision precision) {
+Expected<std::shared_ptr<const ChunkKernel>>
+make_jit_kernel(const ir::Program& program, ir::Precision precision, bool cached_only) {
     // f32 runs keep their event cache in float (EventCache::storage), so f32 kernels read float.
     const bool f32 = precision == ir::Precision::kF32;
     Expected<jit::JitKernel> kernel = jit::compile(
         program, f32 ? ir::Precision::kF32 : ir::Precision::kF64, jit::CodeGen::kOptimized,
-        f32 ? jit::InputColumns::kFloat : jit::InputColumns::kDouble);
+        f32 ? jit::InputColumns::kFloat : jit::InputColumns::kDouble,
+        cached_only ? jit::CacheUse::kCachedOnly : jit::CacheUse::kCompileOnMiss);
     if (!kernel) {
         return kernel.error();
     }

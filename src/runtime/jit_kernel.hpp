@@ -9,8 +9,10 @@
 
 namespace laddu::runtime::detail {
 
-/// Compiles `program` with the LLVM JIT, or the reason it could not (kBackend failure).
+/// Compiles `program` with the LLVM JIT, or the reason it could not (kBackend failure). With
+/// `cached_only`, only a kernel whose code this process or the object cache already holds
+/// (jit::CacheUse::kCachedOnly): a failure, compiling nothing, otherwise.
 [[nodiscard]] Expected<std::shared_ptr<const ChunkKernel>>
-make_jit_kernel(const ir::Program& program, ir::Precision precision);
+make_jit_kernel(const ir::Program& program, ir::Precision precision, bool cached_only = false);
 
 }  // namespace laddu::runtime::detail

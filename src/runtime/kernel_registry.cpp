@@ -27,12 +27,18 @@ namespace {
 // K-matrix evaluate program and its fused log reduction compile in ~30 ms and then save
 // ~0.05 us per event per evaluation (the NLL value: interpreter ~6.5 ms, JIT ~1.4 ms per 1e5
 // events); a fit evaluates hundreds of times, so a few thousand events repay the compile within
-// one fit. A program run once per preparation never repays it: the K-matrix benchmark's
-// precompute program (per-event complex solves and library calls, which the JIT leaves scalar)
-// prepares 1e6 events in 5.0 s with the JIT and 4.7 s with the interpreter
-// (`laddu-cpp bench kmatrix --jit on|off`, prepare_seconds), so kAuto keeps those on the
-// interpreter.
+// one fit.
 constexpr std::size_t kJitBreakEvenEvents = 2048;
+
+// A program run once per preparation (precompute, the normalisation statistics) repays a
+// compile only over many events: the K-matrix benchmark's precompute program (1122
+// instructions; per-event complex solves and library calls, which the JIT leaves scalar)
+// compiles in ~110 ms and its statistics program in ~15 ms, and the JIT then saves ~0.14 us
+// per event (1e6 events prepared in 1.70 s against 1.84 s on the interpreter, `laddu-cpp bench
+// kmatrix --jit on|auto` with the objects cached). So under kAuto such a program takes the JIT
+// from this many events on, which also leaves its code in the object cache (docs/jit.md), and
+// from kJitBreakEvenEvents on when its code is already there: a load of ~0.3 ms.
+constexpr std::size_t kJitOnceBreakEvenEvents = 1000000;
 
 }  // namespace
 
@@ -40,13 +46,19 @@ std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
                                                  ir::Precision precision, JitPolicy policy,
                                                  std::size_t events, Passes passes) {
     if (policy == JitPolicy::kDisabled ||
-        (policy == JitPolicy::kAuto && (passes == Passes::kOnce || events < kJitBreakEvenEvents))) {
+        (policy == JitPolicy::kAuto && events < kJitBreakEvenEvents)) {
         return make_interpreter_kernel(program, precision);
     }
 #if LADDU_HAVE_JIT
-    auto jit = make_jit_kernel(program, precision);
+    const bool cached_only =
+        policy == JitPolicy::kAuto && passes == Passes::kOnce && events < kJitOnceBreakEvenEvents;
+    auto jit = make_jit_kernel(program, precision, cached_only);
     if (jit) {
         return std::move(jit).value();
+    }
+    if (cached_only) {
+        // Not compiled before: the interpreter, as for a program nobody has asked the JIT for.
+        return make_interpreter_kernel(program, precision);
     }
     if (policy == JitPolicy::kEnabled) {
         throw BackendError("the JIT was required (JitPolicy::kEnabled) but could not compile the "
@@ -56,6 +68,7 @@ std::shared_ptr<const ChunkKernel> select_kernel(const ir::Program& program,
     log_once(LogLevel::kWarn, "runtime.jit_fallback",
              "the JIT could not compile a program, using the interpreter: " + jit.error().message);
 #else
+    (void)passes;
     if (policy == JitPolicy::kEnabled) {
         throw BackendError("the JIT was required (JitPolicy::kEnabled) but laddu-cpp was built "
                            "without LLVM (LADDU_WITH_LLVM=OFF); use JitPolicy::kAuto or "

@@ -34,6 +34,14 @@ enum class CodeGen : std::uint8_t {
                  ///< sets where compile latency dominates
 };
 
+/// Whether compile() may generate code (CacheUse::kCompileOnMiss, the default) or only take a
+/// kernel compiled before, in this process or into the object cache (docs/jit.md): a caller
+/// whose program runs once (a precompute) takes the JIT only when its code costs a load.
+enum class CacheUse : std::uint8_t {
+    kCompileOnMiss,  ///< compile when no cache holds the kernel
+    kCachedOnly,     ///< a kBackend failure, compiling nothing, when no cache holds it
+};
+
 /// The type of the input columns a kernel reads. Double columns suit any precision; float
 /// columns (an f32 event cache, half the bytes per event) give an f32 kernel the same bits, since
 /// it rounds every loaded value to float anyway; an f64 kernel widens them.
@@ -232,10 +240,12 @@ private:
 /// earlier in this process for an equal program, precision, code generation and input type (the
 /// cache is keyed by ir::hash and checked for equality up to names; thread-safe). Fails with
 /// ErrorKind::kBackend, never aborting, when the program is invalid (the message carries
-/// ir::validate's reason) or LLVM cannot compile it.
+/// ir::validate's reason) or LLVM cannot compile it, and under CacheUse::kCachedOnly when
+/// neither this process nor the object cache holds the kernel's code.
 [[nodiscard]] Expected<JitKernel> compile(const ir::Program& program, ir::Precision precision,
                                           CodeGen codegen = CodeGen::kOptimized,
-                                          InputColumns inputs = InputColumns::kDouble);
+                                          InputColumns inputs = InputColumns::kDouble,
+                                          CacheUse use = CacheUse::kCompileOnMiss);
 
 /// Like compile() but always compiles afresh and leaves the cache alone (for latency
 /// measurements and tests).
