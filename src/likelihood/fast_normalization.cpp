@@ -111,21 +111,7 @@ FastNormalization::build(const compile::CompiledModel& model, const data::EventD
         }
     }
 
-    fast.group_ = d.group;
-    fast.group_begin_.push_back(0);
-    std::vector<bool> placed(fast.terms_, false);
-    for (std::size_t a = 0; a < fast.terms_; ++a) {
-        if (placed[a]) {
-            continue;
-        }
-        for (std::size_t b = a; b < fast.terms_; ++b) {
-            if (d.group[b] == d.group[a]) {
-                fast.group_terms_.push_back(static_cast<std::uint32_t>(b));
-                placed[b] = true;
-            }
-        }
-        fast.group_begin_.push_back(fast.group_terms_.size());
-    }
+    fast.set_groups(d.group);
     // Evaluated on every call of the likelihood, like its kernels: the same JIT choice.
     const std::size_t events = accepted.num_events();
     fast.coefficient_values_.emplace(d.coefficient_program, execution.jit, events);
@@ -143,20 +129,59 @@ FastNormalization::build(const compile::CompiledModel& model, const data::EventD
         (fast.linear_.empty() ? statistics.matrix.front() : fast.linear_.front()) +=
             statistics_perturbation;
     }
-    fast.block_begin_.push_back(0);
-    for (std::size_t g = 0; g + 1 < fast.group_begin_.size(); ++g) {
-        const std::span<const std::uint32_t> members = fast.members(g);
-        for (const std::uint32_t b : members) {
-            for (std::size_t j = 0; j < padded(members.size()); ++j) {
-                const std::complex<double> m =
-                    j < members.size() ? statistics.matrix[(members[j] * fast.terms_) + b] : 0.0;
-                fast.block_re_.push_back(m.real());
-                fast.block_im_.push_back(m.imag());
+    fast.set_blocks(statistics.matrix);
+    return fast;
+}
+
+void FastNormalization::set_groups(const std::vector<std::uint32_t>& group) {
+    group_ = group;
+    group_begin_.assign(1, 0);
+    group_terms_.clear();
+    std::vector<bool> placed(terms_, false);
+    for (std::size_t a = 0; a < terms_; ++a) {
+        if (placed[a]) {
+            continue;
+        }
+        for (std::size_t b = a; b < terms_; ++b) {
+            if (group[b] == group[a]) {
+                group_terms_.push_back(static_cast<std::uint32_t>(b));
+                placed[b] = true;
             }
         }
-        fast.block_begin_.push_back(fast.block_re_.size());
+        group_begin_.push_back(group_terms_.size());
     }
-    return fast;
+}
+
+void FastNormalization::set_blocks(std::span<const std::complex<double>> matrix) {
+    block_re_.clear();
+    block_im_.clear();
+    block_begin_.assign(1, 0);
+    for (std::size_t g = 0; g + 1 < group_begin_.size(); ++g) {
+        const std::span<const std::uint32_t> terms = members(g);
+        for (const std::uint32_t b : terms) {
+            for (std::size_t j = 0; j < padded(terms.size()); ++j) {
+                const std::complex<double> m =
+                    j < terms.size() ? matrix[(terms[j] * terms_) + b] : 0.0;
+                block_re_.push_back(m.real());
+                block_im_.push_back(m.imag());
+            }
+        }
+        block_begin_.push_back(block_re_.size());
+    }
+}
+
+const runtime::ParameterFunction& FastNormalization::coefficient_values() const {
+    if (!coefficient_values_) {
+        throw InternalError("FastNormalization used before build() set its coefficients");
+    }
+    return *coefficient_values_;
+}
+
+const runtime::ParameterFunction& FastNormalization::contraction_gradient() const {
+    if (!contraction_gradient_) {
+        throw InternalError("FastNormalization used before build() set its gradient program");
+    }
+    return *contraction_gradient_;
 }
 
 std::span<const std::uint32_t> FastNormalization::members(std::size_t group) const {
@@ -203,7 +228,7 @@ FastNormalization::contracted(std::span<const std::complex<double>> e) const {
 }
 
 double FastNormalization::value(std::span<const double> params) const {
-    const std::vector<std::complex<double>> e = (*coefficient_values_)(params);
+    const std::vector<std::complex<double>> e = coefficient_values()(params);
     const std::vector<std::complex<double>> v = contracted(e);
     double sum = 0.0;
     for (std::size_t a = 0; a < terms_; ++a) {
@@ -216,7 +241,7 @@ double FastNormalization::value(std::span<const double> params) const {
 }
 
 runtime::Evaluation FastNormalization::value_and_gradient(std::span<const double> params) const {
-    const std::vector<std::complex<double>> e = (*coefficient_values_)(params);
+    const std::vector<std::complex<double>> e = coefficient_values()(params);
     const std::vector<std::complex<double>> v = contracted(e);
     runtime::Evaluation result{0.0, std::vector<double>(parameters_, 0.0)};
     for (std::size_t a = 0; a < terms_; ++a) {
@@ -236,7 +261,7 @@ runtime::Evaluation FastNormalization::value_and_gradient(std::span<const double
         at.push_back(s.imag());
     }
     // Output 0 is the contraction itself, outputs 1.. its derivatives (θ first, then u).
-    const std::vector<std::complex<double>> dv = (*contraction_gradient_)(at);
+    const std::vector<std::complex<double>> dv = contraction_gradient()(at);
     for (std::size_t k = 0; k < parameters_; ++k) {
         result.gradient[k] = dv[k + 1].real();
     }

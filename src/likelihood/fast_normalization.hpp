@@ -87,6 +87,17 @@ public:
 private:
     FastNormalization() = default;
 
+    /// Sets group_, group_terms_ and group_begin_ from each term's coherent group.
+    void set_groups(const std::vector<std::uint32_t>& group);
+
+    /// Sets the blocks of M (block_re_, block_im_, block_begin_) from the terms_ × terms_
+    /// row-major matrix.
+    void set_blocks(std::span<const std::complex<double>> matrix);
+
+    /// The parameter functions set by build() (InternalError before).
+    [[nodiscard]] const runtime::ParameterFunction& coefficient_values() const;
+    [[nodiscard]] const runtime::ParameterFunction& contraction_gradient() const;
+
     /// Group g's terms, ascending.
     [[nodiscard]] std::span<const std::uint32_t> members(std::size_t group) const;
 

@@ -40,7 +40,11 @@ struct AssertionVoidify {
 }  // namespace laddu::detail
 
 /// Checks an internal invariant; on failure throws laddu::InternalError with the streamed context.
+// The replacement list cannot be parenthesised: the caller's `<< context` must bind to the
+// AssertionFailure (glog's CHECK idiom).
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define LADDU_ASSERT(condition)                                                                    \
     (condition) ? static_cast<void>(0)                                                             \
                 : ::laddu::detail::AssertionVoidify() &                                            \
                       ::laddu::detail::AssertionFailure(__FILE__, __LINE__, #condition)
+// NOLINTEND(bugprone-macro-parentheses)
