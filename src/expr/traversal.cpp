@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <span>
+
 #include <laddu/expr/node_map.hpp>
 #include <laddu/expr/traversal.hpp>
 
@@ -22,7 +25,12 @@ std::vector<Expr> post_order(const Expr& root, const Skip& skip) {
         std::size_t next;
     };
 
-    NodeMap<char> seen(256);
+    // Sized for the last walk on this thread: a compile walks graphs of about one size pass
+    // after pass, and a table grown from a small one rehashed every node three or four times
+    // (the K-matrix model's ~1500 nodes: a third of the walk's instructions).
+    static thread_local std::size_t expected = 128;
+    NodeMap<char> seen(expected);
+    order.reserve(expected);
     std::vector<Frame> stack;
     stack.push_back({&root, root.children(), 0});
     seen.try_emplace(root.id(), 1);
@@ -38,6 +46,7 @@ std::vector<Expr> post_order(const Expr& root, const Skip& skip) {
             stack.pop_back();
         }
     }
+    expected = std::max<std::size_t>(order.size(), 128);
     return order;
 }
 
@@ -60,12 +69,23 @@ Expr rewrite_bottom_up(const Expr& root, const RewriteFn& rule) {
     const std::vector<Expr> order = topological_order(root);
     NodeMap<Expr> rewritten(order.size());
     for (const Expr& node : order) {
-        std::vector<Expr> children;
-        children.reserve(node.children().size());
-        for (const Expr& child : node.children()) {
-            children.push_back(rewritten.at(child.id()));
+        // Most nodes keep every child (a pass rewrites few of them): those go to the rule as
+        // they are, without building their child list again (with_children would return the
+        // same node for it).
+        const std::span<const Expr> children = node.children();
+        const auto kept = [&](const Expr& child) {
+            return rewritten.at(child.id()) == child;
+        };
+        if (std::all_of(children.begin(), children.end(), kept)) {
+            rewritten.try_emplace(node.id(), rule(node));
+            continue;
         }
-        rewritten.try_emplace(node.id(), rule(node.with_children(std::move(children))));
+        std::vector<Expr> rebuilt;
+        rebuilt.reserve(children.size());
+        for (const Expr& child : children) {
+            rebuilt.push_back(rewritten.at(child.id()));
+        }
+        rewritten.try_emplace(node.id(), rule(node.with_children(std::move(rebuilt))));
     }
     return rewritten.at(root.id());
 }
