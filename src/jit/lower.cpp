@@ -139,12 +139,37 @@ Expected<void> Lowerer::run(const LowerOptions& options) {
     llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
     llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
     llvm::BasicBlock* preheader = b_.GetInsertBlock();
-    b_.CreateCondBr(b_.CreateICmpSLT(begin, end), loop, exit);
+    // whole_groups: an outer loop over the groups, the event loop inside it of constant trip
+    // count kWholeGroup, which the vectoriser turns into whole vectors with no remainder.
+    llvm::BasicBlock* groups_loop = nullptr;
+    llvm::PHINode* group = nullptr;
+    llvm::Value* groups = nullptr;
+    llvm::Value* first = begin;
+    if (options.whole_groups) {
+        groups = b_.CreateLShr(b_.CreateSub(end, begin), 3, "groups");
+        static_assert(kWholeGroup == 8, "the shift above");
+        groups_loop = llvm::BasicBlock::Create(ctx_, "groups", fn_, loop);
+        b_.CreateCondBr(b_.CreateICmpNE(groups, llvm::ConstantInt::get(i64_, 0)), groups_loop,
+                        exit);
+        b_.SetInsertPoint(groups_loop);
+        group = b_.CreatePHI(i64_, 2, "g");
+        group->addIncoming(llvm::ConstantInt::get(i64_, 0), preheader);
+        first = b_.CreateAdd(begin, b_.CreateShl(group, 3), "group.first", /*HasNUW=*/false,
+                             /*HasNSW=*/true);
+        b_.CreateBr(loop);
+        preheader = groups_loop;
+    } else {
+        b_.CreateCondBr(b_.CreateICmpSLT(begin, end), loop, exit);
+    }
 
     b_.SetInsertPoint(loop);
     llvm::PHINode* phi = b_.CreatePHI(i64_, 2, "i");
-    phi->addIncoming(begin, preheader);
-    index_ = phi;
+    phi->addIncoming(options.whole_groups ? llvm::ConstantInt::get(i64_, 0)
+                                          : static_cast<llvm::Value*>(begin),
+                     preheader);
+    index_ = options.whole_groups
+                 ? b_.CreateAdd(first, phi, "event", /*HasNUW=*/false, /*HasNSW=*/true)
+                 : static_cast<llvm::Value*>(phi);
     fty_ = event_ty_;
     for (std::uint32_t i = 0; i < program_.size(); ++i) {
         if (program_.instructions[i].cls == ir::ValueClass::kEvent) {
@@ -155,9 +180,19 @@ Expected<void> Lowerer::run(const LowerOptions& options) {
     llvm::Value* next = b_.CreateAdd(phi, llvm::ConstantInt::get(i64_, 1), "i.next",
                                      /*HasNUW=*/false, /*HasNSW=*/true);
     phi->addIncoming(next, b_.GetInsertBlock());
-    llvm::BranchInst* latch = b_.CreateCondBr(b_.CreateICmpSLT(next, end), loop, exit);
-    if (fold_tail_) {
-        latch->setMetadata(llvm::LLVMContext::MD_loop, fold_tail_metadata());
+    if (options.whole_groups) {
+        llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "groups.latch", fn_, exit);
+        b_.CreateCondBr(b_.CreateICmpNE(next, llvm::ConstantInt::get(i64_, kWholeGroup)), loop,
+                        latch);
+        b_.SetInsertPoint(latch);
+        llvm::Value* next_group = b_.CreateAdd(group, llvm::ConstantInt::get(i64_, 1));
+        group->addIncoming(next_group, latch);
+        b_.CreateCondBr(b_.CreateICmpNE(next_group, groups), groups_loop, exit);
+    } else {
+        llvm::BranchInst* latch = b_.CreateCondBr(b_.CreateICmpSLT(next, end), loop, exit);
+        if (fold_tail_) {
+            latch->setMetadata(llvm::LLVMContext::MD_loop, fold_tail_metadata());
+        }
     }
     b_.SetInsertPoint(exit);
     b_.CreateRetVoid();
@@ -178,7 +213,7 @@ void Lowerer::begin_function(const LowerOptions& options) {
     }
     // Masked vector loads and stores (what folding the tail needs) exist from AVX on; without
     // them the vectoriser would rather not vectorise a folded loop at all.
-    fold_tail_ = has_feature(options.features, "avx");
+    fold_tail_ = !options.whole_groups && has_feature(options.features, "avx");
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry_);
 }

@@ -31,7 +31,16 @@ struct LowerOptions {
     std::size_t input_stride = 0;
     /// The same for the output columns.
     std::size_t output_stride = 0;
+    /// The kernel evaluates only the whole groups of 8 events of its range, [begin, begin +
+    /// 8 ⌊(end − begin) / 8⌋), and leaves the rest to its caller: its vectorised loop then
+    /// needs neither a masked tail nor a scalar copy of the body, and its loads, unmasked, fold
+    /// into their arithmetic. A fused reduction's own copy of the kernel is built so, and the
+    /// reduction runs a block's last events on the kernel (docs/jit.md).
+    bool whole_groups = false;
 };
+
+/// The events of a group that LowerOptions::whole_groups evaluates together.
+inline constexpr std::size_t kWholeGroup = 8;
 
 /// A new external function of `module` for the host: nounwind, the given target-cpu and
 /// target-features attributes (when not empty), and its arguments named.
@@ -51,7 +60,10 @@ struct LowerOptions {
 
 /// What the reduction of lower_reduction needs to know about the kernel it calls.
 struct ReductionLayout {
-    std::string kernel_name;    ///< the kernel's symbol (resolved in the same JITDylib)
+    std::string kernel_name;  ///< the kernel's symbol (resolved in the same JITDylib)
+    /// When set, kernel_name is built with LowerOptions::whole_groups, and this kernel (the
+    /// program's own, reading every pointer) evaluates a block's events past its whole groups.
+    std::string tail_kernel_name;
     std::string function_name;  ///< the reduction's symbol
     std::string cpu;            ///< as LowerOptions
     std::string features;       ///< as LowerOptions

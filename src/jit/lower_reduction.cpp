@@ -94,7 +94,8 @@ private:
 
     llvm::Function* fn_ = nullptr;
     llvm::Function* kernel_ = nullptr;
-    llvm::Value* buffer_ = nullptr;  // [columns x block_] doubles: the block's outputs
+    llvm::Function* tail_kernel_ = nullptr;  // a block's last events (ReductionLayout)
+    llvm::Value* buffer_ = nullptr;          // [columns x block_] doubles: the block's outputs
     llvm::Value* scales_ = nullptr;  // [block_] doubles: the block's gradient scales w T'(v)
     llvm::Value* bad_ = nullptr;     // i32 slot: nonzero once a checked v was not positive
     llvm::Value* begin_ = nullptr;   // the block's first event
@@ -106,6 +107,10 @@ void ReductionLowerer::begin_function() {
         llvm::FunctionType::get(b_.getVoidTy(), {ptr_, ptr_, ptr_, i64_, i64_}, false);
     kernel_ = llvm::Function::Create(kernel_type, llvm::Function::ExternalLinkage,
                                      layout_.kernel_name, module_);
+    if (!layout_.tail_kernel_name.empty()) {
+        tail_kernel_ = llvm::Function::Create(kernel_type, llvm::Function::ExternalLinkage,
+                                              layout_.tail_kernel_name, module_);
+    }
     auto* type = llvm::FunctionType::get(b_.getInt32Ty(), {ptr_, ptr_, ptr_, i64_, ptr_}, false);
     const char* names[] = {"params", "inputs", "weights", "count", "lanes"};
     fn_ =
@@ -178,6 +183,18 @@ Expected<void> ReductionLowerer::run() {
                        b_.CreateConstInBoundsGEP1_64(ptr_, block_inputs, c));
     }
     b_.CreateCall(kernel_, {params, block_inputs, outputs, i64(0), n_});
+    if (tail_kernel_ != nullptr) {
+        // The kernel took the block's whole groups; the last events, in the last block only,
+        // go to the program's own kernel, which reads every pointer of the same arrays.
+        llvm::Value* whole = b_.CreateAnd(n_, i64(~(kWholeGroup - 1)));
+        llvm::BasicBlock* tail = llvm::BasicBlock::Create(ctx_, "block.tail", fn_);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "block.kernels", fn_);
+        b_.CreateCondBr(b_.CreateICmpSLT(whole, n_), tail, done);
+        b_.SetInsertPoint(tail);
+        b_.CreateCall(tail_kernel_, {params, block_inputs, outputs, whole, n_});
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+    }
     emit_groups(b_.GetInsertBlock(), block_latch);
 
     b_.SetInsertPoint(block_latch);

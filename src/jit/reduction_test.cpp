@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -202,17 +203,15 @@ void expect_fused_matches_unfused(const JitKernel& kernel, const ir::Program& pr
     }
 }
 
-// Every term, value-only and full gradient sums, f64 and f32 kernels over double and float
-// columns.
-TEST(JitReduction, BitIdenticalToLaneSumsOverTheKernelsOutputs) {
-    const ir::Program program = positive_program();
-    const Data data(program, 4200, 41);
+// Every term and each of `sum_counts`, f64 and f32 kernels over double and float columns.
+void expect_every_spec_matches_unfused(const ir::Program& program, const Data& data,
+                                       std::initializer_list<std::uint32_t> sum_counts) {
     for (const ir::Precision precision : {ir::Precision::kF64, ir::Precision::kF32}) {
         for (const InputColumns columns : {InputColumns::kDouble, InputColumns::kFloat}) {
             auto kernel = compile(program, precision, CodeGen::kOptimized, columns);
             ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
             for (const ReductionTerm term : kTerms) {
-                for (const std::uint32_t sums : {1U, 3U, 5U}) {
+                for (const std::uint32_t sums : sum_counts) {
                     SCOPED_TRACE(std::string(precision_name(precision)) +
                                  testing::numbered(" term ", static_cast<int>(term)) +
                                  testing::numbered(" sums ", sums));
@@ -221,6 +220,12 @@ TEST(JitReduction, BitIdenticalToLaneSumsOverTheKernelsOutputs) {
             }
         }
     }
+}
+
+// Value-only and full gradient sums of a kernel the reduction calls itself.
+TEST(JitReduction, BitIdenticalToLaneSumsOverTheKernelsOutputs) {
+    const ir::Program program = positive_program();
+    expect_every_spec_matches_unfused(program, Data(program, 4200, 41), {1U, 3U, 5U});
 }
 
 // A value that is not finite and positive is flagged under the terms that need one (and only
@@ -285,6 +290,18 @@ ir::Program many_columns_program() {
     return b.finish();
 }
 
+// A reduction over more columns than registers compiles its own copy of the kernel, which takes
+// a block's whole groups of events unmasked and leaves the rest to the kernel proper
+// (LowerOptions::whole_groups): every term, the value and gradient sums, f64 and f32, every
+// range length around the groups, lanes and blocks.
+TEST(JitReduction, ItsOwnKernelCopyGivesTheBitsOfLaneSumsAtEveryLength) {
+    const ir::Program program = many_columns_program();
+    expect_every_spec_matches_unfused(program, Data(program, 4200, 47), {1U, 5U});
+}
+
+// Events a reduction's own kernel copy evaluates together (jit/lower.hpp kWholeGroup).
+constexpr std::size_t kWholeGroupEvents = 8;
+
 // Columns laid out evenly spaced in one block, as an EventCache does: a reduction over more
 // columns than registers, told so (ReductionSpec::input_stride), reads only the first pointer
 // and gives the sums of the one that reads every pointer, bit for bit, for double and float
@@ -316,13 +333,26 @@ TEST(JitReduction, EvenlySpacedColumnsGiveTheSumsOfThePointerArray) {
             for (const std::size_t offset : {0U, 3U}) {
                 const auto pointers =
                     f32 ? data.float_columns(offset) : data.double_columns(offset);
-                // Only the first pointer is the block's: every other one names the first column
-                // too, so a reduction that read them would sum other numbers.
+                // Over whole groups of events only the first pointer is read: every other one
+                // names the first column too, so a reduction that read them would sum other
+                // numbers. A range's last events, past its whole groups, run on the program's
+                // own kernel, which reads every pointer (each naming its column, as the spec
+                // asks).
                 // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the kernel ABI
                 const double* first = f32 ? reinterpret_cast<const double*>(floats.data() + offset)
                                           : doubles.data() + offset;
-                const std::vector<const double*> block(pointers.size(), first);
-                for (const std::size_t count : {std::size_t{1}, std::size_t{65}, kEvents - 3}) {
+                const std::vector<const double*> first_only(pointers.size(), first);
+                std::vector<const double*> spaced_pointers;
+                for (std::size_t c = 0; c < pointers.size(); ++c) {
+                    const std::size_t at = c * kStride * (f32 ? sizeof(float) : sizeof(double));
+                    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the kernel ABI
+                    spaced_pointers.push_back(
+                        reinterpret_cast<const double*>(reinterpret_cast<const char*>(first) + at));
+                }
+                for (const std::size_t count : {std::size_t{1}, std::size_t{64}, std::size_t{65},
+                                                std::size_t{4192}, kEvents - 3}) {
+                    const std::vector<const double*>& block =
+                        count % kWholeGroupEvents == 0 ? first_only : spaced_pointers;
                     SCOPED_TRACE(testing::numbered("f32 ", static_cast<int>(f32)) +
                                  testing::numbered(" sums ", sums) +
                                  testing::numbered(" offset ", offset) +
