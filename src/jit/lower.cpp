@@ -146,16 +146,15 @@ Expected<void> Lowerer::run(const LowerOptions& options) {
     llvm::Value* groups = nullptr;
     llvm::Value* first = begin;
     if (options.whole_groups) {
-        groups = b_.CreateLShr(b_.CreateSub(end, begin), 3, "groups");
-        static_assert(kWholeGroup == 8, "the shift above");
+        groups = b_.CreateLShr(b_.CreateSub(end, begin), kWholeGroupShift, "groups");
         groups_loop = llvm::BasicBlock::Create(ctx_, "groups", fn_, loop);
         b_.CreateCondBr(b_.CreateICmpNE(groups, llvm::ConstantInt::get(i64_, 0)), groups_loop,
                         exit);
         b_.SetInsertPoint(groups_loop);
         group = b_.CreatePHI(i64_, 2, "g");
         group->addIncoming(llvm::ConstantInt::get(i64_, 0), preheader);
-        first = b_.CreateAdd(begin, b_.CreateShl(group, 3), "group.first", /*HasNUW=*/false,
-                             /*HasNSW=*/true);
+        llvm::Value* offset = b_.CreateShl(group, kWholeGroupShift);
+        first = b_.CreateAdd(begin, offset, "group.first", /*HasNUW=*/false, /*HasNSW=*/true);
         b_.CreateBr(loop);
         preheader = groups_loop;
     } else {

@@ -1,6 +1,7 @@
 // Lowers an ir::Program to one LLVM function (the kernel ABI of include/laddu/jit/jit.hpp).
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -39,8 +40,12 @@ struct LowerOptions {
     bool whole_groups = false;
 };
 
-/// The events of a group that LowerOptions::whole_groups evaluates together.
+/// The events of a group that LowerOptions::whole_groups evaluates together (a power of 2).
 inline constexpr std::size_t kWholeGroup = 8;
+static_assert(std::has_single_bit(kWholeGroup), "groups are counted by shifts");
+
+/// log2(kWholeGroup): event index = group << kWholeGroupShift.
+inline constexpr unsigned kWholeGroupShift = std::countr_zero(kWholeGroup);
 
 /// A new external function of `module` for the host: nounwind, the given target-cpu and
 /// target-features attributes (when not empty), and its arguments named.

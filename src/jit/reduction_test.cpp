@@ -21,6 +21,7 @@
 #include <laddu/ir/builder.hpp>
 #include <laddu/jit/jit.hpp>
 
+#include "lower.hpp"
 #include "reference/random_program.hpp"
 
 namespace laddu::jit {
@@ -299,9 +300,6 @@ TEST(JitReduction, ItsOwnKernelCopyGivesTheBitsOfLaneSumsAtEveryLength) {
     expect_every_spec_matches_unfused(program, Data(program, 4200, 47), {1U, 5U});
 }
 
-// Events a reduction's own kernel copy evaluates together (jit/lower.hpp kWholeGroup).
-constexpr std::size_t kWholeGroupEvents = 8;
-
 // Columns laid out evenly spaced in one block, as an EventCache does: a reduction over more
 // columns than registers, told so (ReductionSpec::input_stride), reads only the first pointer
 // and gives the sums of the one that reads every pointer, bit for bit, for double and float
@@ -352,7 +350,7 @@ TEST(JitReduction, EvenlySpacedColumnsGiveTheSumsOfThePointerArray) {
                 for (const std::size_t count : {std::size_t{1}, std::size_t{64}, std::size_t{65},
                                                 std::size_t{4192}, kEvents - 3}) {
                     const std::vector<const double*>& block =
-                        count % kWholeGroupEvents == 0 ? first_only : spaced_pointers;
+                        count % detail::kWholeGroup == 0 ? first_only : spaced_pointers;
                     SCOPED_TRACE(testing::numbered("f32 ", static_cast<int>(f32)) +
                                  testing::numbered(" sums ", sums) +
                                  testing::numbered(" offset ", offset) +
