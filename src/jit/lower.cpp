@@ -1,9 +1,11 @@
 #include "lower.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,7 @@
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
@@ -27,6 +30,11 @@ using ir::OpCode;
 
 // kSolve systems up to this size are emitted inline; larger ones call laddu_jit_solve.
 constexpr std::uint32_t kInlineSolveSize = 4;
+
+// An input column used again more than this many instructions after it was loaded is loaded
+// again (Lowerer::use). The K-matrix gradient kernel under LLVM's default schedule: at 128 it
+// spills 20 vectors per 8 events, at 64 and at 32 none (32 adds loads and no speed).
+constexpr std::uint32_t kReloadDistance = 64;
 
 // True when the comma-separated LLVM feature string enables `name` ("+avx512f").
 bool has_feature(std::string_view features, std::string_view name) {
@@ -57,8 +65,8 @@ public:
         : program_(program), module_(module), ctx_(module.getContext()), b_(ctx_),
           f64_(b_.getDoubleTy()),
           event_ty_(precision == ir::Precision::kF32 ? b_.getFloatTy() : b_.getDoubleTy()),
-          fty_(f64_), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()), values_(program.size()),
-          narrowed_(program.size()), vectors_(program.size()) {}
+          fty_(f64_), i64_(b_.getInt64Ty()), ptr_(b_.getPtrTy()), loaded_at_(program.size()),
+          values_(program.size()), narrowed_(program.size()), vectors_(program.size()) {}
 
     Expected<void> run(const LowerOptions& options);
 
@@ -68,8 +76,10 @@ private:
     void make_alias_scopes();
     llvm::MDNode* fold_tail_metadata();
     void lower(std::uint32_t index);
-    void store_outputs();
+    void store_outputs(std::uint32_t index);
+    void store_remaining_outputs();
     const Value& use(ir::ValueId id);
+    Value load_input(const ir::Instruction& inst, llvm::Value* base);
 
     Value unary(OpCode op, const Value& a);
     Value binary(OpCode op, const Value& a, const Value& b);
@@ -118,6 +128,14 @@ private:
     llvm::MDNode* input_noalias_ = nullptr;
     std::vector<llvm::MDNode*> output_scope_;
     std::vector<llvm::MDNode*> output_noalias_;
+
+    llvm::Value* reload_base_ = nullptr;  // an opaque copy of the first input pointer (use())
+    std::size_t input_stride_ = 0;
+    std::uint32_t lowering_ = 0;              // the instruction being lowered
+    std::vector<std::uint32_t> loaded_at_;    // kLoad values: where they were last loaded
+    std::vector<std::size_t> output_column_;  // each output's first column
+    std::vector<std::uint32_t> stored_by_;    // outputs ordered by their value's index
+    std::size_t next_stored_ = 0;             // into stored_by_: the next output to store
 
     std::vector<Value> values_;
     std::vector<Value> narrowed_;  // float copies of invariants that f32 event code reads
@@ -173,9 +191,10 @@ Expected<void> Lowerer::run(const LowerOptions& options) {
     for (std::uint32_t i = 0; i < program_.size(); ++i) {
         if (program_.instructions[i].cls == ir::ValueClass::kEvent) {
             lower(i);
+            store_outputs(i);
         }
     }
-    store_outputs();
+    store_remaining_outputs();
     llvm::Value* next = b_.CreateAdd(phi, llvm::ConstantInt::get(i64_, 1), "i.next",
                                      /*HasNUW=*/false, /*HasNSW=*/true);
     phi->addIncoming(next, b_.GetInsertBlock());
@@ -239,13 +258,30 @@ void Lowerer::load_column_pointers(const LowerOptions& options) {
                 load_pointer(fn_->getArg(1), input_columns_.size(), options.input_stride));
         }
     }
+    if (options.input_stride != 0 && !input_columns_.empty()) {
+        // An empty asm that returns its operand: the optimiser cannot see that the pointer is
+        // the first column's, so a load through it is a load of its own (use()).
+        auto* type = llvm::FunctionType::get(ptr_, {ptr_}, false);
+        auto* copy = llvm::InlineAsm::get(type, "", "=r,0", /*hasSideEffects=*/false);
+        llvm::CallInst* call = b_.CreateCall(type, copy, {b_.CreateLoad(ptr_, fn_->getArg(1))});
+        call->setDoesNotAccessMemory();
+        call->setDoesNotThrow();
+        reload_base_ = call;
+        input_stride_ = options.input_stride;
+    }
     for (const ir::ValueId out : program_.outputs) {
+        output_column_.push_back(output_columns_.size());
         const std::size_t columns = program_.at(out).kind == ir::ValueKind::kComplex ? 2 : 1;
         for (std::size_t c = 0; c < columns; ++c) {
             output_columns_.push_back(
                 load_pointer(fn_->getArg(2), output_columns_.size(), options.output_stride));
         }
     }
+    stored_by_.resize(program_.outputs.size());
+    std::iota(stored_by_.begin(), stored_by_.end(), 0U);
+    std::stable_sort(stored_by_.begin(), stored_by_.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return ir::to_index(program_.outputs[a]) < ir::to_index(program_.outputs[b]);
+    });
 }
 
 // Inputs and every output column get their own alias scope, so the loop vectoriser needs no
@@ -255,11 +291,12 @@ void Lowerer::make_alias_scopes() {
     llvm::MDNode* domain = mdb.createAnonymousAliasScopeDomain("laddu.kernel");
     llvm::MDNode* inputs = mdb.createAnonymousAliasScope(domain, "inputs");
     std::vector<llvm::MDNode*> outputs;
+    outputs.reserve(output_columns_.size());
     for (std::size_t c = 0; c < output_columns_.size(); ++c) {
         outputs.push_back(mdb.createAnonymousAliasScope(domain, "output"));
     }
     auto list = [&](const std::vector<llvm::MDNode*>& nodes) {
-        std::vector<llvm::Metadata*> md(nodes.begin(), nodes.end());
+        const std::vector<llvm::Metadata*> md(nodes.begin(), nodes.end());
         return llvm::MDNode::get(ctx_, md);
     };
     input_scope_ = list({inputs});
@@ -302,8 +339,20 @@ llvm::Value* Lowerer::narrow(llvm::Value* v) {
 
 // Invariants are computed in double at entry (as the interpreter does); an f32 event
 // instruction reads a float copy made once, at the end of the entry block.
+//
+// An input column read again far from where it was loaded is loaded again, through
+// reload_base_ so that the optimiser keeps the second load: kept in a register all the way, it
+// is spilled and reloaded instead. The K-matrix gradient kernel reads its 30 columns for the
+// amplitudes and again for the derivatives: under LLVM's default schedule it spilled 28 vectors
+// per 8 events, none with the second loads and the outputs stored as they are computed
+// (store_outputs), and its NLL value + gradient took 4-7 % less time (bench/ab_kmatrix.py).
 const Value& Lowerer::use(ir::ValueId id) {
     const std::uint32_t i = ir::to_index(id);
+    if (reload_base_ != nullptr && program_.instructions[i].op == OpCode::kLoad &&
+        lowering_ - loaded_at_[i] > kReloadDistance) {
+        values_[i] = load_input(program_.instructions[i], reload_base_);
+        loaded_at_[i] = lowering_;
+    }
     const Value& value = values_[i];
     if (value.re == nullptr || value.re->getType() == fty_) {
         return value;
@@ -315,6 +364,21 @@ const Value& Lowerer::use(ir::ValueId id) {
         copy.im = value.is_complex() ? at_entry.CreateFPTrunc(value.im, fty_) : nullptr;
     }
     return copy;
+}
+
+// The columns of an input slot, from the kernel's column pointers or, with `base` (reload_base_),
+// from the opaque copy of the first one.
+Value Lowerer::load_input(const ir::Instruction& inst, llvm::Value* base) {
+    const std::size_t first = slot_first_column_[inst.attr];
+    auto column = [&](std::size_t c) {
+        return base == nullptr
+                   ? input_columns_[c]
+                   : b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), base, c * input_stride_);
+    };
+    if (inst.kind == ir::ValueKind::kComplex) {
+        return {load_column(column(first)), load_column(column(first + 1))};
+    }
+    return {load_column(column(first)), nullptr};
 }
 
 llvm::Value* Lowerer::load_column(llvm::Value* column) {
@@ -330,22 +394,34 @@ llvm::Value* Lowerer::load_column(llvm::Value* column) {
     return float_inputs_ ? b_.CreateFPExt(load, fty_) : b_.CreateFPTrunc(load, fty_);
 }
 
-void Lowerer::store_outputs() {
-    std::size_t column = 0;
-    auto store = [&](llvm::Value* v) {
+// The outputs whose value is instruction `index`, stored as soon as it is computed: an output
+// held to the end of the body occupies a register all the way (or is spilled).
+void Lowerer::store_outputs(std::uint32_t index) {
+    auto store = [&](llvm::Value* v, std::size_t column) {
         llvm::Value* address = b_.CreateInBoundsGEP(f64_, output_columns_[column], index_);
         llvm::StoreInst* st = b_.CreateAlignedStore(widen(v), address, llvm::MaybeAlign(8));
         st->setMetadata(llvm::LLVMContext::MD_alias_scope, output_scope_[column]);
         st->setMetadata(llvm::LLVMContext::MD_noalias, output_noalias_[column]);
-        ++column;
     };
-    for (const ir::ValueId out : program_.outputs) {
-        const Value& v = values_[ir::to_index(out)];
-        store(v.re);
-        if (program_.at(out).kind == ir::ValueKind::kComplex) {
-            store(imag_of(v));
+    while (next_stored_ < stored_by_.size()) {
+        const std::uint32_t k = stored_by_[next_stored_];
+        const ir::ValueId out = program_.outputs[k];
+        if (ir::to_index(out) > index) {
+            return;
         }
+        const Value& v = values_[ir::to_index(out)];
+        store(v.re, output_column_[k]);
+        if (program_.at(out).kind == ir::ValueKind::kComplex) {
+            store(imag_of(v), output_column_[k] + 1);
+        }
+        ++next_stored_;
     }
+}
+
+// Outputs not stored yet: those whose value is not an event instruction's (a constant, a
+// parameter or another invariant), stored at the end of the body.
+void Lowerer::store_remaining_outputs() {
+    store_outputs(static_cast<std::uint32_t>(program_.size()));
 }
 
 llvm::Value* Lowerer::intrinsic(llvm::Intrinsic::ID id, llvm::Value* a) {
@@ -358,7 +434,7 @@ llvm::Value* Lowerer::libm(const char* name, std::initializer_list<llvm::Value*>
     if (fty_ != f64_) {
         symbol += 'f';
     }
-    std::vector<llvm::Type*> params(args.size(), fty_);
+    const std::vector<llvm::Type*> params(args.size(), fty_);
     auto* type = llvm::FunctionType::get(fty_, params, false);
     llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, type);
     if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
@@ -371,7 +447,7 @@ llvm::Value* Lowerer::libm(const char* name, std::initializer_list<llvm::Value*>
 
 // One of the laddu_jit_c* helpers of helpers.hpp: always in double, returning {re, im}.
 Value Lowerer::complex_helper(const char* name, std::initializer_list<llvm::Value*> args) {
-    std::vector<llvm::Type*> params(args.size(), f64_);
+    const std::vector<llvm::Type*> params(args.size(), f64_);
     auto* result_type = llvm::StructType::get(ctx_, {f64_, f64_});
     auto* type = llvm::FunctionType::get(result_type, params, false);
     llvm::FunctionCallee callee = module_.getOrInsertFunction(name, type);
@@ -394,6 +470,7 @@ llvm::Value* Lowerer::entry_alloca(std::uint32_t doubles) {
 }
 
 void Lowerer::lower(std::uint32_t index) {
+    lowering_ = index;
     const ir::Instruction& inst = program_.instructions[index];
     const std::span<const ir::ValueId> ops = program_.operands_of(inst);
     auto operand = [&](std::size_t k) -> const Value& {
@@ -412,15 +489,10 @@ void Lowerer::lower(std::uint32_t index) {
         result = {b_.CreateAlignedLoad(f64_, address, llvm::MaybeAlign(8)), nullptr};
         return;
     }
-    case OpCode::kLoad: {
-        const std::size_t first = slot_first_column_[inst.attr];
-        if (inst.kind == ir::ValueKind::kComplex) {
-            result = {load_column(input_columns_[first]), load_column(input_columns_[first + 1])};
-        } else {
-            result = {load_column(input_columns_[first]), nullptr};
-        }
+    case OpCode::kLoad:
+        result = load_input(inst, nullptr);
+        loaded_at_[index] = index;
         return;
-    }
     case OpCode::kAddN:
     case OpCode::kMulN: {
         Value acc = operand(0);
@@ -750,8 +822,10 @@ void Lowerer::solve(std::uint32_t index, std::span<const ir::ValueId> operands,
     llvm::Value* rhs = entry_alloca(2 * n * m);
     llvm::Value* x = entry_alloca(2 * n * m);
     auto spill = [&](llvm::Value* array, std::uint32_t k, const Value& v) {
-        b_.CreateStore(widen(v.re), b_.CreateConstInBoundsGEP1_64(f64_, array, 2 * k));
-        b_.CreateStore(widen(imag_of(v)), b_.CreateConstInBoundsGEP1_64(f64_, array, 2 * k + 1));
+        b_.CreateStore(widen(v.re),
+                       b_.CreateConstInBoundsGEP1_64(f64_, array, 2 * std::uint64_t{k}));
+        b_.CreateStore(widen(imag_of(v)),
+                       b_.CreateConstInBoundsGEP1_64(f64_, array, (2 * std::uint64_t{k}) + 1));
     };
     for (std::uint32_t k = 0; k < n * n; ++k) {
         spill(a, k, use(operands[k]));
@@ -771,8 +845,10 @@ void Lowerer::solve(std::uint32_t index, std::span<const ir::ValueId> operands,
                   {llvm::ConstantInt::get(i32, n), llvm::ConstantInt::get(i32, m), a, rhs, x});
     std::vector<Value>& elements = vectors_[index];
     for (std::uint32_t k = 0; k < n * m; ++k) {
-        llvm::Value* re = b_.CreateLoad(f64_, b_.CreateConstInBoundsGEP1_64(f64_, x, 2 * k));
-        llvm::Value* im = b_.CreateLoad(f64_, b_.CreateConstInBoundsGEP1_64(f64_, x, 2 * k + 1));
+        llvm::Value* re =
+            b_.CreateLoad(f64_, b_.CreateConstInBoundsGEP1_64(f64_, x, 2 * std::uint64_t{k}));
+        llvm::Value* im =
+            b_.CreateLoad(f64_, b_.CreateConstInBoundsGEP1_64(f64_, x, (2 * std::uint64_t{k}) + 1));
         elements.push_back({narrow(re), narrow(im)});
     }
 }

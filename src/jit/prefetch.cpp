@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/BasicBlock.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -33,6 +34,13 @@ llvm::Value* vector_load_address(llvm::Instruction& inst) {
         return call->getArgOperand(0);
     }
     return nullptr;
+}
+
+// True for an address through the lowering's opaque copy of the first input pointer: a column's
+// second load in the iteration (Lowerer::use), whose line the first load's prefetch brought.
+bool is_second_load(llvm::Value* address) {
+    auto* call = llvm::dyn_cast<llvm::CallInst>(llvm::getUnderlyingObject(address));
+    return call != nullptr && call->isInlineAsm();
 }
 
 // A block whose terminator can branch back to itself: the vectoriser's loop body, which holds
@@ -78,7 +86,8 @@ std::size_t insert_prefetches(llvm::Function& fn, std::size_t bytes_ahead, int l
         }
         std::vector<std::pair<llvm::Instruction*, llvm::Value*>> loads;
         for (llvm::Instruction& inst : block) {
-            if (llvm::Value* address = vector_load_address(inst)) {
+            if (llvm::Value* address = vector_load_address(inst);
+                address != nullptr && !is_second_load(address)) {
                 loads.emplace_back(&inst, address);
             }
         }

@@ -6,10 +6,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -23,6 +27,7 @@
 
 #include "lower.hpp"
 #include "reference/random_program.hpp"
+#include <unistd.h>
 
 namespace laddu::jit {
 namespace {
@@ -279,7 +284,8 @@ ir::Program many_columns_program() {
     for (int k = 0; k < 14; ++k) {
         x.push_back(b.load(b.add_input("x" + std::to_string(k), ValueKind::kReal)));
     }
-    std::vector<ValueId> squares{b.const_real(1.0)};
+    const ValueId z = b.load(b.add_input("z", ValueKind::kComplex));
+    std::vector<ValueId> squares{b.const_real(1.0), b.unary(OpCode::kNormSqr, z)};
     for (const ValueId v : x) {
         squares.push_back(b.binary(OpCode::kMul, v, v));
     }
@@ -288,6 +294,15 @@ ir::Program many_columns_program() {
     b.add_output(b.binary(OpCode::kMul, x[5], x[13]));
     b.add_output(b.binary(OpCode::kMul, x[9], b.param(1)));
     b.add_output(b.unary(OpCode::kSin, x[12]));
+    // A chain of 80 instructions, longer than the lowering's reload distance, then outputs that
+    // read x[0], x[5] and z again: a kernel over evenly spaced columns loads them a second time.
+    ValueId chain = x[1];
+    for (int k = 0; k < 40; ++k) {
+        chain = b.binary(OpCode::kAdd, b.binary(OpCode::kMul, chain, b.const_real(0.5)), x[2]);
+    }
+    b.add_output(b.binary(OpCode::kMul, x[0], chain));
+    b.add_output(b.binary(OpCode::kSub, x[5], chain));
+    b.add_output(b.unary(OpCode::kReal, b.binary(OpCode::kMul, z, chain)));
     return b.finish();
 }
 
@@ -368,6 +383,63 @@ TEST(JitReduction, EvenlySpacedColumnsGiveTheSumsOfThePointerArray) {
             }
         }
     }
+}
+
+// The kernel copy of a reduction over evenly spaced columns, as lowered (LADDU_JIT_DUMP): the
+// columns the program reads again after a long chain are loaded a second time, through the one
+// opaque copy of the first column's pointer, and each output is stored as soon as it is
+// computed, not all at the end (lower.cpp, Lowerer::use and store_outputs).
+TEST(JitReduction, TheKernelCopyLoadsFarReadColumnsAgainAndStoresOutputsEarly) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("laddu_reduction_dump_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    // NOLINTBEGIN(concurrency-mt-unsafe): the tests of this binary run one at a time
+    ::setenv("LADDU_JIT_DUMP", dir.c_str(), 1);
+    ::setenv("LADDU_JIT_CACHE", "off", 1);
+    const ir::Program program = many_columns_program();
+    auto kernel = compile(program, ir::Precision::kF64);
+    ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+    ReductionSpec spec{ReductionTerm::kLog, 5};
+    // A stride no other test asks for: a reduction already compiled for its spec is reused.
+    spec.input_stride = 4240 * sizeof(double);
+    auto reduction = kernel->reduction(spec);
+    ::unsetenv("LADDU_JIT_DUMP");
+    ::unsetenv("LADDU_JIT_CACHE");
+    // NOLINTEND(concurrency-mt-unsafe)
+    ASSERT_TRUE(reduction.has_value()) << reduction.error().message;
+    std::string copy;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find("_kernel.lowered.ll") != std::string::npos) {
+            std::ifstream in(entry.path());
+            copy.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+    }
+    std::filesystem::remove_all(dir);
+    ASSERT_FALSE(copy.empty()) << "no lowered kernel copy was written";
+    // Lines holding every one of `parts`.
+    const auto count = [&](std::initializer_list<std::string_view> parts) {
+        std::size_t n = 0;
+        std::istringstream lines(copy);
+        for (std::string line; std::getline(lines, line);) {
+            const bool all = std::all_of(parts.begin(), parts.end(), [&](std::string_view part) {
+                return line.find(part) != std::string::npos;
+            });
+            n += all ? 1U : 0U;
+        }
+        return n;
+    };
+    EXPECT_EQ(count({"call ptr asm \"\""}), 1U);
+    // 14 Real columns and a Complex one are 16 column parts (the input alias scope); read again:
+    // x0, x5 and z's two parts after the chain, x2 twice along it.
+    EXPECT_EQ(count({"load double", "!alias.scope"}), 16U + 6U);
+    // The first outputs (x0 p0, ...) are stored before the chain is computed.
+    const std::size_t first_store = copy.find("store double");
+    const std::size_t last_multiply = copy.rfind("fmul double");
+    ASSERT_NE(first_store, std::string::npos);
+    ASSERT_NE(last_multiply, std::string::npos);
+    EXPECT_LT(first_store, last_multiply);
 }
 
 TEST(JitReduction, RejectsSpecsTheKernelCannotTake) {

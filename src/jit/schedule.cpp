@@ -1,12 +1,15 @@
 // Code generation with the machine scheduler chosen per kernel. A reverse-mode kernel keeps its
-// forward values live until their adjoints are formed: with LLVM's default x86 schedule the
-// K-matrix gradient kernel spilled 33 vectors and reloaded 80 per 8 events, and its loop body
-// (~420 instructions) is longer than Zen 4's reorder buffer, so what cannot start early waits.
-// LLVM's "ilpmin" strategy (bottom-up, least instruction-level parallelism first, which keeps
-// fewer values live) made the K-matrix NLL's value + gradient 11-12 % faster on Zen 4 at 10,000
-// events (1 and 2 threads) and 5 % at 1,000,000 (docs/jit.md), and the one-output value kernel
-// 15 % slower, so the choice is per kernel. Scheduling orders instructions and never changes a
-// value.
+// forward values live until their adjoints are formed, and its loop body (300-400 instructions
+// per 8 events for the K-matrix gradient) is longer than a reorder buffer holds, so what cannot
+// start early waits. LLVM's "ilpmin" strategy (bottom-up, least instruction-level parallelism
+// first, which keeps fewer values live) made the K-matrix NLL's value + gradient 11-12 % faster
+// on Zen 4 at 10,000 events (1 and 2 threads) and 5 % at 1,000,000 (docs/jit.md), measured when
+// every column was loaded once and every output stored at the body's end, and the one-output
+// value kernel 15 % slower, so the choice is per kernel. With the lowering's second loads and
+// early stores (lower.cpp) the two schedules run that gradient kernel equally fast on an Intel
+// Xeon (ilpmin 357 instructions and 12 spills per 8 events, the default 320 and none;
+// bench/ab_kmatrix.py at 5,120 events: 1.007x). Scheduling orders instructions and never changes
+// a value.
 #include "schedule.hpp"
 
 #include <memory>
