@@ -343,9 +343,10 @@ llvm::Value* Lowerer::narrow(llvm::Value* v) {
 // An input column read again far from where it was loaded is loaded again, through
 // reload_base_ so that the optimiser keeps the second load: kept in a register all the way, it
 // is spilled and reloaded instead. The K-matrix gradient kernel reads its 30 columns for the
-// amplitudes and again for the derivatives: under LLVM's default schedule it spilled 28 vectors
-// per 8 events, none with the second loads and the outputs stored as they are computed
-// (store_outputs), and its NLL value + gradient took 4-7 % less time (bench/ab_kmatrix.py).
+// amplitudes and again for the derivatives: under LLVM's default schedule it spills 28 vectors
+// per 8 events without the second loads and the outputs stored as they are computed
+// (store_outputs), none with them, and its NLL value + gradient takes 4-7 % less time with
+// them (bench/ab_kmatrix.py).
 const Value& Lowerer::use(ir::ValueId id) {
     const std::uint32_t i = ir::to_index(id);
     if (reload_base_ != nullptr && program_.instructions[i].op == OpCode::kLoad &&
