@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -390,33 +392,67 @@ TEST(JitReduction, EvenlySpacedColumnsGiveTheSumsOfThePointerArray) {
 // opaque copy of the first column's pointer, and each output is stored as soon as it is
 // computed, not all at the end (lower.cpp, Lowerer::use and store_outputs).
 TEST(JitReduction, TheKernelCopyLoadsFarReadColumnsAgainAndStoresOutputsEarly) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("laddu_reduction_dump_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    // NOLINTBEGIN(concurrency-mt-unsafe): the tests of this binary run one at a time
-    ::setenv("LADDU_JIT_DUMP", dir.c_str(), 1);
-    ::setenv("LADDU_JIT_CACHE", "off", 1);
-    const ir::Program program = many_columns_program();
-    auto kernel = compile(program, ir::Precision::kF64);
-    ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
-    ReductionSpec spec{ReductionTerm::kLog, 5};
-    // A stride no other test asks for: a reduction already compiled for its spec is reused.
-    spec.input_stride = 4240 * sizeof(double);
-    auto reduction = kernel->reduction(spec);
-    ::unsetenv("LADDU_JIT_DUMP");
-    ::unsetenv("LADDU_JIT_CACHE");
-    // NOLINTEND(concurrency-mt-unsafe)
-    ASSERT_TRUE(reduction.has_value()) << reduction.error().message;
+    // The dump directory and the two variables for this test only: put back as they were (and
+    // the directory removed) however the test ends, an ASSERT included.
+    struct DumpScope {
+        std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("laddu_reduction_dump_" + std::to_string(::getpid()));
+        std::vector<std::pair<std::string, std::optional<std::string>>> saved;
+
+        DumpScope() {
+            std::filesystem::remove_all(dir);
+            std::filesystem::create_directories(dir);
+            set("LADDU_JIT_DUMP", dir.string());
+            set("LADDU_JIT_CACHE", "off");  // compile, so that the copy is lowered and dumped
+        }
+
+        DumpScope(const DumpScope&) = delete;
+        DumpScope& operator=(const DumpScope&) = delete;
+        DumpScope(DumpScope&&) = delete;
+        DumpScope& operator=(DumpScope&&) = delete;
+
+        // NOLINTBEGIN(concurrency-mt-unsafe): the tests of this binary run one at a time
+        void set(const char* name, const std::string& value) {
+            const char* was = std::getenv(name);
+            saved.emplace_back(name,
+                               was != nullptr ? std::optional<std::string>(was) : std::nullopt);
+            ::setenv(name, value.c_str(), 1);
+        }
+
+        ~DumpScope() {
+            for (const auto& [name, was] : saved) {
+                if (was) {
+                    ::setenv(name.c_str(), was->c_str(), 1);
+                } else {
+                    ::unsetenv(name.c_str());
+                }
+            }
+            std::error_code ignored;
+            std::filesystem::remove_all(dir, ignored);
+        }
+
+        // NOLINTEND(concurrency-mt-unsafe)
+    };
+
     std::string copy;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-        const std::string name = entry.path().filename().string();
-        if (name.find("_kernel.lowered.ll") != std::string::npos) {
-            std::ifstream in(entry.path());
-            copy.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    {
+        const DumpScope scope;
+        const ir::Program program = many_columns_program();
+        auto kernel = compile(program, ir::Precision::kF64);
+        ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
+        ReductionSpec spec{ReductionTerm::kLog, 5};
+        // A stride no other test asks for: a reduction already compiled for its spec is reused.
+        spec.input_stride = 4240 * sizeof(double);
+        auto reduction = kernel->reduction(spec);
+        ASSERT_TRUE(reduction.has_value()) << reduction.error().message;
+        for (const auto& entry : std::filesystem::directory_iterator(scope.dir)) {
+            const std::string name = entry.path().filename().string();
+            if (name.find("_kernel.lowered.ll") != std::string::npos) {
+                std::ifstream in(entry.path());
+                copy.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+            }
         }
     }
-    std::filesystem::remove_all(dir);
     ASSERT_FALSE(copy.empty()) << "no lowered kernel copy was written";
     // Lines holding every one of `parts`.
     const auto count = [&](std::initializer_list<std::string_view> parts) {
