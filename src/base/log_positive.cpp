@@ -1,6 +1,7 @@
 // Compiled with -ffp-contract=off (src/base/CMakeLists.txt): a product fused into the sum after
 // it would change the bits against the JIT's copy of these operations.
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 #include <laddu/base/log_positive.hpp>
@@ -23,42 +24,39 @@ constexpr double from_bits(std::uint64_t bits) noexcept {
     return std::bit_cast<double>(bits);
 }
 
-// Every step is spelled out in the order src/jit/lower_reduction.cpp emits it; fdlibm's two
-// shortcuts (|f| < 2^-20, and k == 0) are left out, since the general formula gives the same
-// accuracy there (and, for k == 0, the same bits: 0 · ln2 terms vanish exactly).
+// Every step is spelled out in the order src/jit/lower_reduction.cpp and
+// src/gpu/reduction_source.cpp emit it. The row index is masked, so any input (also the ones
+// the caller should have checked) reads inside the table.
 inline double log_of(double x) noexcept {
     namespace c = log_positive_constants;
     const std::uint64_t raw = std::bit_cast<std::uint64_t>(x);
     const bool subnormal = raw < 0x0010000000000000ULL;
     const double scaled = subnormal ? x * from_bits(c::kTwo54) : x;
     const std::uint64_t bits = std::bit_cast<std::uint64_t>(scaled);
-    std::int64_t high = static_cast<std::int64_t>(bits >> 32U);
-    std::int64_t k = (subnormal ? -54 : 0) + (high >> 20) - 1023;
-    high &= 0x000fffff;
-    // Normalise the mantissa into [sqrt(2)/2, sqrt(2)): i is 2^20 when it is above sqrt(2).
-    const std::int64_t i = (high + 0x95f64) & 0x100000;
-    const auto top = static_cast<std::uint64_t>(high | (i ^ 0x3ff00000));
-    const double m = std::bit_cast<double>((top << 32U) | (bits & 0xffffffffULL));
-    k += i >> 20;
-    const double f = m - 1.0;
-    const double s = f / (2.0 + f);
-    const auto dk = static_cast<double>(k);
-    const double z = s * s;
-    const double w = z * z;
-    const double t1 =
-        w * (from_bits(c::kLg[1]) + w * (from_bits(c::kLg[3]) + w * from_bits(c::kLg[5])));
-    const double t2 =
-        z * (from_bits(c::kLg[0]) +
-             w * (from_bits(c::kLg[2]) + w * (from_bits(c::kLg[4]) + w * from_bits(c::kLg[6]))));
-    const double r = t2 + t1;
-    // fdlibm's choice between its two final forms: the half-square one away from 1 + f ≈ 1.
-    const bool wide = ((high - 0x6147a) | (0x6b851 - high)) > 0;
-    const double hfsq = 0.5 * f * f;
-    const double ln2_hi = dk * from_bits(c::kLn2Hi);
-    const double ln2_lo = dk * from_bits(c::kLn2Lo);
-    const double away = ln2_hi - ((hfsq - (s * (hfsq + r) + ln2_lo)) - f);
-    const double near = ln2_hi - ((s * (f - r) - ln2_lo) - f);
-    return wide ? away : near;
+    const std::uint64_t offset = bits - c::kReductionStart;
+    const std::uint64_t row = (offset >> c::kTableShift) & ((1U << c::kTableBits) - 1U);
+    // x = 2^k z, z in [0.6875, 1.375): the exponent is the top 12 bits of the offset (signed).
+    const std::int64_t k = (static_cast<std::int64_t>(offset) >> 52) + (subnormal ? -54 : 0);
+    const double z = std::bit_cast<double>(bits - (offset & 0xfff0000000000000ULL));
+    const double invc = from_bits(c::kTable[row].invc);
+    const double logc = from_bits(c::kTable[row].logc);
+    const double r = std::fma(z, invc, -1.0);
+    const auto kd = static_cast<double>(k);
+    // k ln2_hi is exact (32 + 11 bits) and at least |log c| unless k = 0, |log c| >= |r| unless
+    // c = 1: both sums are Fast2Sums, so hi + lo is k ln 2 + log c + r to a few ulps of lo.
+    const double k_ln2 = kd * from_bits(c::kLn2Hi);
+    const double w = k_ln2 + logc;
+    const double w_error = (k_ln2 - w) + logc;
+    const double hi = w + r;
+    const double lo = std::fma(kd, from_bits(c::kLn2Lo), ((w - hi) + r) + w_error);
+    const double r2 = r * r;
+    const double p01 = std::fma(r, c::kPoly[1], c::kPoly[0]);
+    const double p23 = std::fma(r, c::kPoly[3], c::kPoly[2]);
+    const double p45 = std::fma(r, c::kPoly[5], c::kPoly[4]);
+    const double p46 = std::fma(r2, c::kPoly[6], p45);
+    const double p26 = std::fma(r2, p46, p23);
+    const double p06 = std::fma(r2, p26, p01);
+    return hi + std::fma(r2, p06, lo);
 }
 
 }  // namespace

@@ -22,41 +22,56 @@ namespace laddu::gpu::detail {
 
 namespace {
 
-std::string real(std::uint64_t pattern) {
-    return fmt::format("{:a}", std::bit_cast<double>(pattern));
+// A double as an exact OpenCL literal (hexadecimal).
+std::string literal(double value) {
+    return fmt::format("{:a}", value);
 }
 
-// laddu::log_positive in OpenCL C (needs cl_khr_fp64).
+std::string real(std::uint64_t pattern) {
+    return literal(std::bit_cast<double>(pattern));
+}
+
+// laddu::log_positive in OpenCL C (needs cl_khr_fp64), its table in constant memory.
 std::string log_positive_source() {
     namespace c = log_positive_constants;
+    std::string invc;
+    std::string logc;
+    for (const c::LogRow& row : c::kTable) {
+        invc += fmt::format("    {},\n", real(row.invc));
+        logc += fmt::format("    {},\n", real(row.logc));
+    }
     return fmt::format(R"CL(
+__constant double laddu_log_invc[{rows}] = {{
+{invc}}};
+__constant double laddu_log_logc[{rows}] = {{
+{logc}}};
+
 double laddu_log_positive(double x) {{
     const ulong raw = as_ulong(x);
     const int subnormal = raw < 0x0010000000000000UL;
     const double scaled = subnormal ? x * {two54} : x;
     const ulong bits = as_ulong(scaled);
-    long high = (long)(bits >> 32);
-    long k = (subnormal ? -54L : 0L) + (high >> 20) - 1023L;
-    high &= 0x000fffffL;
-    const long i = (high + 0x95f64L) & 0x100000L;
-    const ulong top = (ulong)(high | (i ^ 0x3ff00000L));
-    const double m = as_double((top << 32) | (bits & 0xffffffffUL));
-    k += i >> 20;
-    const double f = m - 1.0;
-    const double s = f / (2.0 + f);
-    const double dk = (double)k;
-    const double z = s * s;
-    const double w = z * z;
-    const double t1 = w * ({lg1} + w * ({lg3} + w * {lg5}));
-    const double t2 = z * ({lg0} + w * ({lg2} + w * ({lg4} + w * {lg6})));
-    const double r = t2 + t1;
-    const int wide = ((high - 0x6147aL) | (0x6b851L - high)) > 0;
-    const double hfsq = 0.5 * f * f;
-    const double ln2_hi = dk * {ln2hi};
-    const double ln2_lo = dk * {ln2lo};
-    const double away = ln2_hi - ((hfsq - (s * (hfsq + r) + ln2_lo)) - f);
-    const double near = ln2_hi - ((s * (f - r) - ln2_lo) - f);
-    return wide ? away : near;
+    const ulong offset = bits - 0x{start:x}UL;
+    const ulong row = (offset >> {shift}) & {mask}UL;
+    const long k = ((long)offset >> 52) + (subnormal ? -54L : 0L);
+    const double z = as_double(bits - (offset & 0xfff0000000000000UL));
+    const double invc = laddu_log_invc[row];
+    const double logc = laddu_log_logc[row];
+    const double r = fma(z, invc, -1.0);
+    const double kd = (double)k;
+    const double k_ln2 = kd * {ln2hi};
+    const double w = k_ln2 + logc;
+    const double w_error = (k_ln2 - w) + logc;
+    const double hi = w + r;
+    const double lo = fma(kd, {ln2lo}, ((w - hi) + r) + w_error);
+    const double r2 = r * r;
+    const double p01 = fma(r, {p1}, {p0});
+    const double p23 = fma(r, {p3}, {p2});
+    const double p45 = fma(r, {p5}, {p4});
+    const double p46 = fma(r2, {p6}, p45);
+    const double p26 = fma(r2, p46, p23);
+    const double p06 = fma(r2, p26, p01);
+    return hi + fma(r2, p06, lo);
 }}
 
 void laddu_two_sum(double* s, double* c, const double x) {{
@@ -67,11 +82,15 @@ void laddu_two_sum(double* s, double* c, const double x) {{
     *s = total;
 }}
 )CL",
-                       fmt::arg("two54", real(c::kTwo54)), fmt::arg("lg0", real(c::kLg[0])),
-                       fmt::arg("lg1", real(c::kLg[1])), fmt::arg("lg2", real(c::kLg[2])),
-                       fmt::arg("lg3", real(c::kLg[3])), fmt::arg("lg4", real(c::kLg[4])),
-                       fmt::arg("lg5", real(c::kLg[5])), fmt::arg("lg6", real(c::kLg[6])),
-                       fmt::arg("ln2hi", real(c::kLn2Hi)), fmt::arg("ln2lo", real(c::kLn2Lo)));
+                       fmt::arg("rows", std::size(c::kTable)), fmt::arg("invc", invc),
+                       fmt::arg("logc", logc), fmt::arg("two54", real(c::kTwo54)),
+                       fmt::arg("start", c::kReductionStart), fmt::arg("shift", c::kTableShift),
+                       fmt::arg("mask", (1U << c::kTableBits) - 1U),
+                       fmt::arg("ln2hi", real(c::kLn2Hi)), fmt::arg("ln2lo", real(c::kLn2Lo)),
+                       fmt::arg("p0", literal(c::kPoly[0])), fmt::arg("p1", literal(c::kPoly[1])),
+                       fmt::arg("p2", literal(c::kPoly[2])), fmt::arg("p3", literal(c::kPoly[3])),
+                       fmt::arg("p4", literal(c::kPoly[4])), fmt::arg("p5", literal(c::kPoly[5])),
+                       fmt::arg("p6", literal(c::kPoly[6])));
 }
 
 }  // namespace

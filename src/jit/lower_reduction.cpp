@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -21,6 +22,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
@@ -76,6 +78,7 @@ private:
     llvm::Value* lane_mask(llvm::Value* group);
     llvm::Value* value_term(llvm::Value* v);
     llvm::Value* log_positive(llvm::Value* x);
+    std::pair<llvm::GlobalVariable*, llvm::GlobalVariable*> log_tables();
 
     llvm::Value* splat(double value) { return llvm::ConstantFP::get(vec_, value); }
 
@@ -443,55 +446,74 @@ llvm::Value* ReductionLowerer::value_term(llvm::Value* v) {
 }
 
 // laddu::log_positive (base/log_positive.cpp) on 8 lanes: the same operations in the same order,
-// so the same bits.
+// so the same bits. The table is a constant of the module; its rows are gathered.
 llvm::Value* ReductionLowerer::log_positive(llvm::Value* x) {
     namespace c = log_positive_constants;
     auto* ints = llvm::FixedVectorType::get(i64_, kReductionLanes);
-    auto bits = [&](std::int64_t value) {
-        return llvm::ConstantInt::get(ints, static_cast<std::uint64_t>(value), true);
+    auto bits = [&](std::uint64_t value) {
+        return llvm::ConstantInt::get(ints, value);
     };
     auto real = [&](std::uint64_t pattern) {
         return splat(std::bit_cast<double>(pattern));
     };
     llvm::Value* raw = b_.CreateBitCast(x, ints);
-    llvm::Value* subnormal = b_.CreateICmpULT(raw, bits(0x0010000000000000LL));
+    llvm::Value* subnormal = b_.CreateICmpULT(raw, bits(0x0010000000000000ULL));
     llvm::Value* scaled = b_.CreateSelect(subnormal, b_.CreateFMul(x, real(c::kTwo54)), x);
     llvm::Value* pattern = b_.CreateBitCast(scaled, ints);
-    llvm::Value* high = b_.CreateLShr(pattern, bits(32));
-    llvm::Value* k = b_.CreateSub(
-        b_.CreateAdd(b_.CreateSelect(subnormal, bits(-54), bits(0)), b_.CreateAShr(high, bits(20))),
-        bits(1023));
-    high = b_.CreateAnd(high, bits(0x000fffff));
-    llvm::Value* i = b_.CreateAnd(b_.CreateAdd(high, bits(0x95f64)), bits(0x100000));
-    llvm::Value* top = b_.CreateOr(high, b_.CreateXor(i, bits(0x3ff00000)));
-    llvm::Value* m = b_.CreateBitCast(
-        b_.CreateOr(b_.CreateShl(top, bits(32)), b_.CreateAnd(pattern, bits(0xffffffffLL))), vec_);
-    k = b_.CreateAdd(k, b_.CreateAShr(i, bits(20)));
-    llvm::Value* f = b_.CreateFSub(m, splat(1.0));
-    llvm::Value* s = b_.CreateFDiv(f, b_.CreateFAdd(splat(2.0), f));
-    llvm::Value* dk = b_.CreateSIToFP(k, vec_);
-    llvm::Value* z = b_.CreateFMul(s, s);
-    llvm::Value* w = b_.CreateFMul(z, z);
-    auto step = [&](llvm::Value* acc, std::uint64_t c) {
-        return b_.CreateFAdd(real(c), b_.CreateFMul(w, acc));
+    llvm::Value* offset = b_.CreateSub(pattern, bits(c::kReductionStart));
+    llvm::Value* row =
+        b_.CreateAnd(b_.CreateLShr(offset, bits(c::kTableShift)), bits((1U << c::kTableBits) - 1U));
+    llvm::Value* k =
+        b_.CreateAdd(b_.CreateAShr(offset, bits(52)),
+                     b_.CreateSelect(subnormal, bits(static_cast<std::uint64_t>(-54)), bits(0)));
+    llvm::Value* z = b_.CreateBitCast(
+        b_.CreateSub(pattern, b_.CreateAnd(offset, bits(0xfff0000000000000ULL))), vec_);
+    auto [invc_table, logc_table] = log_tables();
+    auto* table_type = llvm::ArrayType::get(f64_, std::size(c::kTable));
+    auto gather = [&](llvm::GlobalVariable* table) {
+        llvm::Value* at = b_.CreateInBoundsGEP(table_type, table, {i64(0), row});
+        return b_.CreateMaskedGather(vec_, at, llvm::Align(8));
     };
-    llvm::Value* t1 = b_.CreateFMul(w, step(step(real(c::kLg[5]), c::kLg[3]), c::kLg[1]));
-    llvm::Value* t2 =
-        b_.CreateFMul(z, step(step(step(real(c::kLg[6]), c::kLg[4]), c::kLg[2]), c::kLg[0]));
-    llvm::Value* r = b_.CreateFAdd(t2, t1);
-    llvm::Value* wide = b_.CreateICmpSGT(
-        b_.CreateOr(b_.CreateSub(high, bits(0x6147a)), b_.CreateSub(bits(0x6b851), high)), bits(0));
-    llvm::Value* hfsq = b_.CreateFMul(b_.CreateFMul(splat(0.5), f), f);
-    llvm::Value* ln2_hi = b_.CreateFMul(dk, real(c::kLn2Hi));
-    llvm::Value* ln2_lo = b_.CreateFMul(dk, real(c::kLn2Lo));
-    llvm::Value* away = b_.CreateFSub(
-        ln2_hi,
-        b_.CreateFSub(
-            b_.CreateFSub(hfsq, b_.CreateFAdd(b_.CreateFMul(s, b_.CreateFAdd(hfsq, r)), ln2_lo)),
-            f));
-    llvm::Value* near = b_.CreateFSub(
-        ln2_hi, b_.CreateFSub(b_.CreateFSub(b_.CreateFMul(s, b_.CreateFSub(f, r)), ln2_lo), f));
-    return b_.CreateSelect(wide, away, near);
+    llvm::Value* invc = gather(invc_table);
+    llvm::Value* logc = gather(logc_table);
+    llvm::Value* r = fma(z, invc, splat(-1.0));
+    llvm::Value* kd = b_.CreateSIToFP(k, vec_);
+    llvm::Value* k_ln2 = b_.CreateFMul(kd, real(c::kLn2Hi));
+    llvm::Value* w = b_.CreateFAdd(k_ln2, logc);
+    llvm::Value* w_error = b_.CreateFAdd(b_.CreateFSub(k_ln2, w), logc);
+    llvm::Value* hi = b_.CreateFAdd(w, r);
+    llvm::Value* lo =
+        fma(kd, real(c::kLn2Lo), b_.CreateFAdd(b_.CreateFAdd(b_.CreateFSub(w, hi), r), w_error));
+    llvm::Value* r2 = b_.CreateFMul(r, r);
+    llvm::Value* p01 = fma(r, splat(c::kPoly[1]), splat(c::kPoly[0]));
+    llvm::Value* p23 = fma(r, splat(c::kPoly[3]), splat(c::kPoly[2]));
+    llvm::Value* p45 = fma(r, splat(c::kPoly[5]), splat(c::kPoly[4]));
+    llvm::Value* p46 = fma(r2, splat(c::kPoly[6]), p45);
+    llvm::Value* p26 = fma(r2, p46, p23);
+    llvm::Value* p06 = fma(r2, p26, p01);
+    return b_.CreateFAdd(hi, fma(r2, p06, lo));
+}
+
+// The log's table as two constant arrays of the module (1 / c, then log c), made on first use.
+std::pair<llvm::GlobalVariable*, llvm::GlobalVariable*> ReductionLowerer::log_tables() {
+    namespace c = log_positive_constants;
+    auto* table_type = llvm::ArrayType::get(f64_, std::size(c::kTable));
+    auto make = [&](const char* name, std::uint64_t c::LogRow::* column) {
+        if (llvm::GlobalVariable* made = module_.getNamedGlobal(name)) {
+            return made;
+        }
+        std::vector<llvm::Constant*> values;
+        values.reserve(std::size(c::kTable));
+        for (const c::LogRow& entry : c::kTable) {
+            values.push_back(llvm::ConstantFP::get(f64_, std::bit_cast<double>(entry.*column)));
+        }
+        auto* table =
+            new llvm::GlobalVariable(module_, table_type, true, llvm::GlobalValue::PrivateLinkage,
+                                     llvm::ConstantArray::get(table_type, values), name);
+        table->setAlignment(llvm::Align(64));
+        return table;
+    };
+    return {make("laddu_log_invc", &c::LogRow::invc), make("laddu_log_logc", &c::LogRow::logc)};
 }
 
 // TwoSum of lane sums s and terms x (base/accurate_sum.hpp's two_sum(s, x), then c += error).

@@ -92,10 +92,12 @@ TEST(LaneReduce, ValuePartialsAreLaneSumsOfTheChunksTerms) {
             for (std::size_t i = c * kReductionChunk;
                  i < std::min(kEvents, (c + 1) * kReductionChunk); ++i) {
                 const double v = f.value(i);
-                // The reductions' log is laddu::log_positive (within 1 ulp of libm's).
+                // The reductions' log is laddu::log_positive (within 1 ulp of libm's); each
+                // term w · T(v) enters its lane's run by fma, one push per event.
                 const double t = transform == ReductionTransform::kReal ? v : log_positive(v);
-                const double term = f.cache.weights()[i] * t;
-                expected.push(std::span<const double>(&term, 1));
+                const double w = f.cache.weights()[i];
+                expected.push_products(std::span<const double>(&w, 1),
+                                       std::span<const double>(&t, 1));
             }
             EXPECT_EQ(bits(partials[c]), bits(expected.finish()))
                 << transform_name(transform) << " chunk " << c;
