@@ -155,7 +155,8 @@ public:
     }
 
     // A pass starts with the first bound kernel and ends when the last one is destroyed (the
-    // runtime binds one per worker before a pass and drops them after it); its blocks go then.
+    // runtime binds one per worker before a pass and, as keeps_workers() says, drops them after
+    // it); its blocks go then.
     void attach() const {
         const std::lock_guard<std::mutex> lock(mutex_);
         ++live_;
@@ -217,6 +218,10 @@ public:
     }
 
 private:
+    // A pass's blocks live as long as its bound kernels (attach, detach): workers kept for the
+    // next pass would keep them too.
+    [[nodiscard]] bool keeps_workers() const noexcept override { return false; }
+
     // Drops what was kept for other parameters or input columns.
     void reset_for(std::span<const double> params, const ir::ColumnView& inputs) const {
         Identity id = identity_of(params, inputs);
@@ -318,6 +323,10 @@ public:
     BoundGpu& operator=(BoundGpu&&) = delete;
 
     ~BoundGpu() override { kernel_.detach(); }
+
+    void rebind(std::span<const double> params) override {
+        params_.assign(params.begin(), params.end());
+    }
 
     void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
              std::span<const ir::OutputColumn> out) override {

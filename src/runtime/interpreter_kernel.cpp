@@ -17,6 +17,10 @@ public:
         interpreter_.evaluate_invariants(params, workspace_);
     }
 
+    void rebind(std::span<const double> params) override {
+        interpreter_.evaluate_invariants(params, workspace_);
+    }
+
     void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
              std::span<const ir::OutputColumn> out) override {
         shifted_.resize(out.size());

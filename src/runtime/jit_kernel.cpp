@@ -26,6 +26,10 @@ public:
              std::span<const double> params)
         : kernel_(kernel), program_(program), params_(params.begin(), params.end()) {}
 
+    void rebind(std::span<const double> params) override {
+        params_.assign(params.begin(), params.end());
+    }
+
     void run(const ir::ColumnView& inputs, std::size_t begin, std::size_t count,
              std::span<const ir::OutputColumn> out) override {
         // The kernel indexes columns by event; pointers advanced by `begin` make this range

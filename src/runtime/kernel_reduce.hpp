@@ -47,38 +47,15 @@ void evaluate_cached(const ChunkKernel& kernel, std::span<const double> params,
                      const EventCache& cache, const ir::OutputView& out, ThreadPool* pool,
                      const CacheOrigin& origin = {}, bool keep_non_finite = false);
 
-/// One worker's kernel, bound to the parameters once per call, and its output columns, reused
-/// from chunk to chunk (a gradient chunk holds (P + 1) × kReductionChunk doubles).
-struct ChunkWorker {
-    std::unique_ptr<BoundKernel> kernel;
-    std::vector<double> columns;
-    std::vector<ir::OutputColumn> out;
-    std::vector<double> lanes;  ///< a fused gradient reduction's lanes (reduce_chunk)
-
-    /// Events [begin, begin + count) of one reduction chunk and their outputs.
-    struct Chunk {
-        std::size_t begin = 0;
-        std::size_t count = 0;
-        std::span<const double> columns;  ///< output j of event begin + i at [j · count + i]
-    };
-
-    /// Evaluates the real part of every output of reduction chunk `chunk` of `inputs` into the
-    /// worker's columns.
-    [[nodiscard]] Chunk evaluate(const ir::ColumnView& inputs, std::size_t chunk);
-
-    /// evaluate() with imaginary parts too: output j's real parts of event begin + i at
-    /// [2 j · count + i], its imaginary parts (0 for a Real output) at [(2 j + 1) · count + i].
-    [[nodiscard]] Chunk evaluate_complex(const ir::ColumnView& inputs, std::size_t chunk);
-};
-
 /// The events of reduction chunk `chunk` of `events`: {begin, count}.
 [[nodiscard]] std::pair<std::size_t, std::size_t> chunk_range(std::size_t chunk,
                                                               std::size_t events) noexcept;
 
 /// Runs fn(chunk, worker) for every reduction chunk of `events`, in parallel when a pool with
-/// more than one worker is given; each worker binds the kernel to `params` once and takes its
-/// chunks in `order`. `meanwhile` (optional) runs on the calling thread while the other workers
-/// start (ThreadPool::parallel_for_chunks), or first without them.
+/// more than one worker is given; each worker is bound to `params` once
+/// (ChunkKernel::acquire_worker) and takes its chunks in `order`. `meanwhile` (optional) runs on
+/// the calling thread while the other workers start (ThreadPool::parallel_for_chunks), or first
+/// without them.
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
                     ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn,
                     const std::function<void()>& meanwhile = {},

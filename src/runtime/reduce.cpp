@@ -1,6 +1,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include <fmt/format.h>
@@ -143,16 +146,86 @@ ChunkWorker::Chunk ChunkWorker::evaluate_complex(const ir::ColumnView& inputs, s
     return Chunk{begin, count, std::span<const double>(columns).first(2 * outputs * count)};
 }
 
+std::unique_ptr<ChunkWorker> ChunkKernel::acquire_worker(std::span<const double> params) const {
+    std::unique_ptr<ChunkWorker> worker;
+    {
+        const std::lock_guard lock(idle_mutex_);
+        if (!idle_.empty()) {
+            worker = std::move(idle_.back());
+            idle_.pop_back();
+        }
+    }
+    if (worker) {
+        if (params.size() != program().parameter_count) {
+            throw EvaluationError(fmt::format("expected {} parameter values, got {}",
+                                              program().parameter_count, params.size()));
+        }
+        worker->kernel->rebind(params);
+        return worker;
+    }
+    worker = std::make_unique<ChunkWorker>();
+    worker->kernel = bind(params);
+    worker->out.resize(program().outputs.size());
+    return worker;
+}
+
+void ChunkKernel::release_worker(std::unique_ptr<ChunkWorker> worker) const noexcept {
+    if (!keeps_workers()) {
+        return;
+    }
+    try {
+        const std::lock_guard lock(idle_mutex_);
+        idle_.push_back(std::move(worker));
+    } catch (...) {  // NOLINT(bugprone-empty-catch): a worker not kept is only bound anew later
+    }
+}
+
+namespace {
+
+// The workers of one pass, given back to their kernel when the pass ends; a pass that throws
+// destroys them instead (a worker interrupted mid-chunk is not reused).
+class WorkerLease {
+public:
+    WorkerLease(const ChunkKernel& kernel, std::span<const double> params, std::size_t count)
+        : kernel_(kernel) {
+        workers_.reserve(count);
+        for (std::size_t w = 0; w < count; ++w) {
+            workers_.push_back(kernel.acquire_worker(params));
+        }
+    }
+
+    WorkerLease(const WorkerLease&) = delete;
+    WorkerLease& operator=(const WorkerLease&) = delete;
+    WorkerLease(WorkerLease&&) = delete;
+    WorkerLease& operator=(WorkerLease&&) = delete;
+
+    ~WorkerLease() {
+        if (std::uncaught_exceptions() > exceptions_) {
+            return;
+        }
+        // Last first: the next pass then acquires them in this order, so worker w (one thread
+        // of the pool) gets the worker whose buffers its core touched last.
+        for (auto worker = workers_.rbegin(); worker != workers_.rend(); ++worker) {
+            kernel_.release_worker(std::move(*worker));
+        }
+    }
+
+    ChunkWorker& operator[](std::size_t w) noexcept { return *workers_[w]; }
+
+private:
+    const ChunkKernel& kernel_;
+    std::vector<std::unique_ptr<ChunkWorker>> workers_;
+    int exceptions_ = std::uncaught_exceptions();
+};
+
+}  // namespace
+
 void for_each_chunk(const ChunkKernel& kernel, std::span<const double> params, std::size_t events,
                     ThreadPool* pool, const std::function<void(std::size_t, ChunkWorker&)>& fn,
                     const std::function<void()>& meanwhile, SweepOrder order) {
     const std::size_t n_chunks = chunk_count(events);
     const bool parallel = pool != nullptr && pool->size() > 1 && n_chunks > 1;
-    std::vector<ChunkWorker> workers(parallel ? pool->size() : 1);
-    for (ChunkWorker& worker : workers) {
-        worker.kernel = kernel.bind(params);
-        worker.out.resize(kernel.program().outputs.size());
-    }
+    WorkerLease workers(kernel, params, parallel ? pool->size() : 1);
     if (!parallel) {
         if (meanwhile) {
             meanwhile();

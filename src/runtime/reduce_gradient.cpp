@@ -161,13 +161,17 @@ GradientPartials gradient_partials_of_records(std::span<const double> records,
 Evaluation merge_gradient_partials(const GradientPartials& partials) {
     Evaluation out;
     out.value = merge_partials(partials.values);
+    // Chunk by chunk, every component at once: each sum sees its terms in the same order as
+    // alone, and its chain of TwoSums runs beside the others instead of after them.
+    std::vector<AccurateSum> sums(partials.parameters);
+    for (std::size_t c = 0; c < partials.values.size(); ++c) {
+        for (std::size_t k = 0; k < partials.parameters; ++k) {
+            sums[k].push(partials.gradients[c * partials.parameters + k]);
+        }
+    }
     out.gradient.resize(partials.parameters);
     for (std::size_t k = 0; k < partials.parameters; ++k) {
-        AccurateSum sum;
-        for (std::size_t c = 0; c < partials.values.size(); ++c) {
-            sum.push(partials.gradients[c * partials.parameters + k]);
-        }
-        out.gradient[k] = sum.finish();
+        out.gradient[k] = sums[k].finish();
     }
     return out;
 }

@@ -1,0 +1,203 @@
+// ChunkKernel's idle workers: a pass reuses the workers the last one released, bound to the new
+// parameters, in the same order, and a pass that throws does not give its workers back.
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <laddu/base/error.hpp>
+#include <laddu/ir/builder.hpp>
+#include <laddu/runtime/thread_pool.hpp>
+
+#include "chunk_kernel.hpp"
+#include "kernel_reduce.hpp"
+
+namespace laddu::runtime::detail {
+namespace {
+
+constexpr std::size_t kEvents = 3 * kReductionChunk + 100;
+
+// p0 x² + p1 y and its gradient outputs x², y: a gradient program over two cache columns.
+ir::Program gradient_program() {
+    ir::Builder b;
+    const ir::ValueId x = b.load(b.add_input("x", ir::ValueKind::kReal));
+    const ir::ValueId y = b.load(b.add_input("y", ir::ValueKind::kReal));
+    const ir::ValueId xx = b.binary(ir::OpCode::kMul, x, x);
+    b.add_output(b.binary(ir::OpCode::kAdd, b.binary(ir::OpCode::kMul, b.param(0), xx),
+                          b.binary(ir::OpCode::kMul, b.param(1), y)));
+    b.add_output(xx);
+    b.add_output(y);
+    return b.finish();
+}
+
+struct Fixture {
+    ir::Program program = gradient_program();
+    EventCache cache = EventCache::allocate(program, kEvents);
+
+    Fixture() {
+        std::mt19937_64 random(5);
+        std::uniform_real_distribution<double> part(0.1, 2.0);
+        for (const std::size_t slot : {0U, 1U}) {
+            for (double& v : cache.mutable_re(slot)) {
+                v = part(random);
+            }
+        }
+        cache.refresh_sum_weights();
+    }
+};
+
+std::vector<std::uint64_t> bits(const GradientPartials& partials) {
+    std::vector<std::uint64_t> out;
+    for (const double v : partials.values) {
+        out.push_back(std::bit_cast<std::uint64_t>(v));
+    }
+    for (const double v : partials.gradients) {
+        out.push_back(std::bit_cast<std::uint64_t>(v));
+    }
+    return out;
+}
+
+std::vector<std::shared_ptr<const ChunkKernel>> kernels(const ir::Program& program) {
+    std::vector<std::shared_ptr<const ChunkKernel>> out{
+        make_interpreter_kernel(program, ir::Precision::kF64)};
+#if LADDU_HAVE_JIT
+    out.push_back(
+        select_kernel(program, ir::Precision::kF64, JitPolicy::kEnabled, kEvents, Passes::kMany));
+#endif
+    return out;
+}
+
+// A kernel that counts its binds and rebinds (its outputs are not used).
+class CountingKernel final : public ChunkKernel {
+public:
+    explicit CountingKernel(ir::Program program) : program_(std::move(program)) {}
+
+    [[nodiscard]] const ir::Program& program() const noexcept override { return program_; }
+
+    [[nodiscard]] std::string_view backend() const noexcept override { return "counting"; }
+
+    [[nodiscard]] ir::Precision precision() const noexcept override { return ir::Precision::kF64; }
+
+    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double>) const override {
+        ++binds;
+        return std::make_unique<Bound>(*this);
+    }
+
+    [[nodiscard]] std::size_t bound_bytes() const noexcept override { return 0; }
+
+    mutable std::atomic<int> binds = 0;
+    mutable std::atomic<int> rebinds = 0;
+
+private:
+    class Bound final : public BoundKernel {
+    public:
+        explicit Bound(const CountingKernel& kernel) : kernel_(kernel) {}
+
+        void rebind(std::span<const double>) override { ++kernel_.rebinds; }
+
+        void run(const ir::ColumnView&, std::size_t, std::size_t,
+                 std::span<const ir::OutputColumn>) override {}
+
+    private:
+        const CountingKernel& kernel_;
+    };
+
+    ir::Program program_;
+};
+
+// Which worker each thread ran its chunks on.
+std::map<std::thread::id, const ChunkWorker*> workers_by_thread(const ChunkKernel& kernel,
+                                                                ThreadPool* pool) {
+    std::map<std::thread::id, const ChunkWorker*> seen;
+    std::mutex mutex;
+    for_each_chunk(kernel, std::vector<double>{1.0, 2.0}, kEvents, pool,
+                   [&](std::size_t, ChunkWorker& worker) {
+                       const std::lock_guard lock(mutex);
+                       const auto [at, fresh] = seen.emplace(std::this_thread::get_id(), &worker);
+                       EXPECT_EQ(at->second, &worker) << "one worker per thread in a pass";
+                   });
+    return seen;
+}
+
+TEST(ChunkWorkers, EachThreadGetsTheWorkerItHadInThePassBefore) {
+    const CountingKernel kernel(gradient_program());
+    ThreadPool pool(2);
+    const auto first = workers_by_thread(kernel, &pool);
+    EXPECT_EQ(kernel.binds, 2);
+    for (int pass = 0; pass < 5; ++pass) {
+        for (const auto& [thread, worker] : workers_by_thread(kernel, &pool)) {
+            if (first.contains(thread)) {
+                EXPECT_EQ(worker, first.at(thread)) << "pass " << pass;
+            }
+        }
+    }
+    EXPECT_EQ(kernel.binds, 2);
+    EXPECT_EQ(kernel.rebinds, 10);
+    // A pass on one thread takes one of them.
+    (void)workers_by_thread(kernel, nullptr);
+    EXPECT_EQ(kernel.binds, 2);
+}
+
+TEST(ChunkWorkers, APassThatThrowsDoesNotGiveItsWorkersBack) {
+    const CountingKernel kernel(gradient_program());
+    (void)workers_by_thread(kernel, nullptr);
+    EXPECT_THROW(for_each_chunk(kernel, std::vector<double>{1.0, 2.0}, kEvents, nullptr,
+                                [](std::size_t, ChunkWorker&) {
+                                    throw std::runtime_error("a failing chunk");
+                                }),
+                 std::runtime_error);
+    EXPECT_EQ(kernel.binds, 1);
+    EXPECT_EQ(kernel.rebinds, 1);
+    (void)workers_by_thread(kernel, nullptr);
+    EXPECT_EQ(kernel.binds, 2) << "the failed pass's worker was kept";
+}
+
+TEST(ChunkWorkers, ReusedWorkersAreBoundToTheNewParameters) {
+    Fixture f;
+    ThreadPool pool(2);
+    const std::vector<double> before{1.0, 2.0};
+    const std::vector<double> after{-0.5, 3.0};
+    for (const auto& kernel : kernels(f.program)) {
+        (void)reduce_gradient_partials(*kernel, before, f.cache,
+                                       ReductionTransform::kLogPositiveReal, &pool);
+        const GradientPartials reused =
+            reduce_gradient_partials(*kernel, after, f.cache, ReductionTransform::kReal, &pool);
+        const auto fresh = kernels(f.program);
+        const GradientPartials bound_anew =
+            reduce_gradient_partials(*fresh[kernel->backend() == "jit" ? 1 : 0], after, f.cache,
+                                     ReductionTransform::kReal, &pool);
+        EXPECT_EQ(bits(reused), bits(bound_anew)) << kernel->backend();
+        // And the new parameters are in the sum: Σ (p0 x² + p1 y), x² and y, chunk 0.
+        double direct = 0.0;
+        for (std::size_t i = 0; i < kReductionChunk; ++i) {
+            const double x = f.cache.mutable_re(0)[i];
+            direct += after[0] * x * x + after[1] * f.cache.mutable_re(1)[i];
+        }
+        EXPECT_NEAR(reused.values[0], direct, 1e-12 * std::abs(direct)) << kernel->backend();
+    }
+}
+
+TEST(ChunkWorkers, AReusedWorkerStillChecksTheParameterCount) {
+    Fixture f;
+    for (const auto& kernel : kernels(f.program)) {
+        const auto pass = [&](const std::vector<double>& params) {
+            for_each_chunk(*kernel, params, kEvents, nullptr, [](std::size_t, ChunkWorker&) {});
+        };
+        pass({1.0, 2.0});
+        EXPECT_THROW(pass({1.0}), EvaluationError) << kernel->backend();
+    }
+}
+
+}  // namespace
+}  // namespace laddu::runtime::detail
