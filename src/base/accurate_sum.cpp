@@ -8,16 +8,11 @@
 #include <cstring>
 
 #include <laddu/base/accurate_sum.hpp>
+#include <laddu/base/target_clones.hpp>
 
-// GCC's function multiversioning: one copy per x86-64 level, chosen by an ifunc resolver when
-// the program loads, so a default (baseline x86-64) build still sums 8 lanes per instruction on
-// AVX-512 hosts. fma is correctly rounded and TwoSum exact, so every copy gives the same bits.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define LADDU_LANE_CLONES                                                                          \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define LADDU_LANE_CLONES
-#endif
+// The lane loops are LADDU_TARGET_CLONES: a default (baseline x86-64) build still sums 8 lanes
+// per instruction on AVX-512 hosts; fma is correctly rounded and TwoSum exact, so every copy
+// gives the same bits.
 
 namespace laddu::detail {
 
@@ -41,8 +36,8 @@ constexpr std::size_t kFinishGroup = 8;
 // Whole runs: terms a[i] (b null) or a[i] · b[i], for i < n with n a multiple of kRunTerms,
 // term i into lane i % kSumLanes. The lanes live in locals, which the terms cannot alias, so
 // they stay in vector registers.
-LADDU_LANE_CLONES void lane_runs(double* sum, double* compensation, const double* a,
-                                 const double* b, std::size_t n) noexcept {
+LADDU_TARGET_CLONES void lane_runs(double* sum, double* compensation, const double* a,
+                                   const double* b, std::size_t n) noexcept {
     double s[kSumLanes];
     double c[kSumLanes];
     double p[kSumLanes] = {};
@@ -144,8 +139,8 @@ using Group = double __attribute__((vector_size(kFinishGroup * sizeof(double))))
 
 // Every group of LaneSum::finish_lanes in one call: the groups' chains are independent, so
 // the processor overlaps them (one call per group waited on each group's 16 dependent adds).
-LADDU_LANE_CLONES void finish_lane_groups(const double* lanes, double* totals,
-                                          std::size_t sums) noexcept {
+LADDU_TARGET_CLONES void finish_lane_groups(const double* lanes, double* totals,
+                                            std::size_t sums) noexcept {
     for (std::size_t first = 0; first < sums; first += kFinishGroup) {
         finish_lane_group(lanes + 2 * kSumLanes * first, totals + first,
                           std::min(kFinishGroup, sums - first));

@@ -5,15 +5,14 @@
 #include <cstdint>
 
 #include <laddu/base/log_positive.hpp>
+#include <laddu/base/target_clones.hpp>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-// One copy per x86-64 level (as LaneSum's lane loop), and the vectoriser's full cost model: the
-// -O2 default ("very cheap") will not vectorise a loop with a remainder.
-#define LADDU_LOG_CLONES                                                                           \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"),                   \
-                   optimize("vect-cost-model=dynamic")))
+#if defined(__GNUC__) && !defined(__clang__)
+// The vectoriser's full cost model: the -O2 default ("very cheap") will not vectorise a loop
+// with a remainder.
+#define LADDU_LOG_VECTORISE __attribute__((optimize("vect-cost-model=dynamic")))
 #else
-#define LADDU_LOG_CLONES
+#define LADDU_LOG_VECTORISE
 #endif
 
 namespace laddu {
@@ -65,7 +64,8 @@ double log_positive(double x) noexcept {
     return log_of(x);
 }
 
-LADDU_LOG_CLONES void log_positive_f32(std::span<const double> x, std::span<double> out) noexcept {
+LADDU_TARGET_CLONES LADDU_LOG_VECTORISE void log_positive_f32(std::span<const double> x,
+                                                              std::span<double> out) noexcept {
     const double* in = x.data();
     double* to = out.data();
     const std::size_t n = x.size();
@@ -75,7 +75,8 @@ LADDU_LOG_CLONES void log_positive_f32(std::span<const double> x, std::span<doub
     }
 }
 
-LADDU_LOG_CLONES void log_positive(std::span<const double> x, std::span<double> out) noexcept {
+LADDU_TARGET_CLONES LADDU_LOG_VECTORISE void log_positive(std::span<const double> x,
+                                                          std::span<double> out) noexcept {
     const double* in = x.data();
     double* to = out.data();
     const std::size_t n = x.size();

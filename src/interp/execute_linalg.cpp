@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <laddu/base/target_clones.hpp>
+
 #include "execute.hpp"
 
 namespace laddu::interp::detail {
@@ -206,24 +208,21 @@ void solve_lanes(std::uint32_t attr, std::span<const Lanes<T>> in, std::span<con
     }
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-// One copy per x86-64 level, each with the whole solve inlined (flatten), so that the group's
+// LADDU_TARGET_CLONES, each copy with the whole solve inlined (flatten), so that the group's
 // lanes are one AVX-512 register of doubles where the CPU has them.
-#define LADDU_SOLVE_CLONES                                                                         \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
-#else
-#define LADDU_SOLVE_CLONES
-#endif
-
-LADDU_SOLVE_CLONES void solve_f64(std::uint32_t attr, std::span<const Lanes<double>> in,
-                                  std::span<const OutLanes<double>> out, std::size_t n,
-                                  double* scratch, std::size_t* swaps) noexcept {
+LADDU_TARGET_CLONES __attribute__((flatten)) void solve_f64(std::uint32_t attr,
+                                                            std::span<const Lanes<double>> in,
+                                                            std::span<const OutLanes<double>> out,
+                                                            std::size_t n, double* scratch,
+                                                            std::size_t* swaps) noexcept {
     solve_lanes<double>(attr, in, out, n, scratch, swaps);
 }
 
-LADDU_SOLVE_CLONES void solve_f32(std::uint32_t attr, std::span<const Lanes<float>> in,
-                                  std::span<const OutLanes<float>> out, std::size_t n,
-                                  float* scratch, std::size_t* swaps) noexcept {
+LADDU_TARGET_CLONES __attribute__((flatten)) void solve_f32(std::uint32_t attr,
+                                                            std::span<const Lanes<float>> in,
+                                                            std::span<const OutLanes<float>> out,
+                                                            std::size_t n, float* scratch,
+                                                            std::size_t* swaps) noexcept {
     solve_lanes<float>(attr, in, out, n, scratch, swaps);
 }
 

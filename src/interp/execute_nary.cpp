@@ -1,6 +1,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include <laddu/base/target_clones.hpp>
+
 #include "execute.hpp"
 
 namespace laddu::interp::detail {
@@ -159,21 +161,15 @@ template <typename T>
     }
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-// One copy per x86-64 level, so that std::fma is an instruction where the CPU has one.
-#define LADDU_FMA_CLONES                                                                           \
-    __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define LADDU_FMA_CLONES
-#endif
+// LADDU_TARGET_CLONES, so that std::fma is an instruction where the CPU has one.
 
-LADDU_FMA_CLONES void dot_f64(std::uint32_t pairs, std::span<const Lanes<double>> in,
-                              OutLanes<double> out, std::size_t n) noexcept {
+LADDU_TARGET_CLONES void dot_f64(std::uint32_t pairs, std::span<const Lanes<double>> in,
+                                 OutLanes<double> out, std::size_t n) noexcept {
     dot_body<double>(pairs, in, out, n);
 }
 
-LADDU_FMA_CLONES void dot_f32(std::uint32_t pairs, std::span<const Lanes<float>> in,
-                              OutLanes<float> out, std::size_t n) noexcept {
+LADDU_TARGET_CLONES void dot_f32(std::uint32_t pairs, std::span<const Lanes<float>> in,
+                                 OutLanes<float> out, std::size_t n) noexcept {
     dot_body<float>(pairs, in, out, n);
 }
 
