@@ -20,8 +20,8 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/xxhash.h>
 
 #include <laddu/base/atomic_file.hpp>
 #include <laddu/base/error.hpp>
@@ -34,7 +34,7 @@ namespace laddu::jit::detail {
 
 namespace {
 
-constexpr std::array<char, 8> kMagic = {'L', 'A', 'D', 'D', 'U', 'O', 'B', '1'};
+constexpr std::array<char, 8> kMagic = {'L', 'A', 'D', 'D', 'U', 'O', 'B', '2'};
 
 // The fixed-size header before the object bytes; the checksum covers the header (with the
 // checksum zeroed) and the object.
@@ -44,16 +44,29 @@ struct Header {
     std::uint64_t instructions = 0;
     std::uint64_t vectorized = 0;
     std::uint64_t prefetched_streams = 0;
-    std::array<std::uint8_t, 32> checksum{};
+    std::array<std::uint8_t, 16> checksum{};
 };
 
-std::array<std::uint8_t, 32> checksum_of(Header header, llvm::ArrayRef<std::uint8_t> object) {
+// XXH3's 128 bits, as bytes. A check against files cut short or damaged and a key against
+// accidental collisions, which is all either needs (a process that can write the directory
+// could write any object anyway), at about 20 GB/s: SHA-256 (0.36 GB/s here) over the keys'
+// program texts and the objects would add 0.3 ms to a warm 10,000-event K-matrix preparation.
+std::array<std::uint8_t, 16> digest(llvm::ArrayRef<std::uint8_t> bytes) {
+    const llvm::XXH128_hash_t hash = llvm::xxh3_128bits(bytes);
+    std::array<std::uint8_t, 16> out{};
+    for (std::size_t i = 0; i < 8; ++i) {
+        out[i] = static_cast<std::uint8_t>(hash.high64 >> (56U - 8U * i));
+        out[8 + i] = static_cast<std::uint8_t>(hash.low64 >> (56U - 8U * i));
+    }
+    return out;
+}
+
+std::array<std::uint8_t, 16> checksum_of(Header header, llvm::ArrayRef<std::uint8_t> object) {
     header.checksum.fill(0);
-    llvm::SHA256 sha;
-    sha.update(llvm::ArrayRef<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(&header),
-                                            sizeof(Header)));
-    sha.update(object);
-    return sha.final();
+    std::vector<std::uint8_t> bytes(sizeof(Header) + object.size());
+    std::memcpy(bytes.data(), &header, sizeof(Header));
+    std::copy(object.begin(), object.end(), bytes.begin() + sizeof(Header));
+    return digest(bytes);
 }
 
 // Canonical path, size and modification time of the binary (executable or shared library) this
@@ -188,9 +201,8 @@ std::string object_key(std::string_view source, const TargetKey& target,
         << pipeline << "\n";
     out.flush();
     text.append(source);
-    llvm::SHA256 sha;
-    sha.update(llvm::StringRef(text));
-    return hex(sha.final());
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): a byte view of the text
+    return hex(digest({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}));
 }
 
 std::optional<CachedObject> load_object(const std::string& directory, const std::string& key) {
