@@ -48,7 +48,9 @@ function(laddu_add_stage)
     if(LADDU_BUILD_TESTS AND ARG_TESTS)
         set(test_target laddu_${ARG_NAME}_test)
         add_executable(${test_target} ${ARG_TESTS})
-        target_include_directories(${test_target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+        # The stage's private headers and the header-only helpers all unit tests share.
+        target_include_directories(${test_target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                                                          ${PROJECT_SOURCE_DIR}/tests/support)
         target_link_libraries(${test_target} PRIVATE ${target} ${ARG_PRIVATE_LIBS} ${ARG_TEST_LIBS}
             GTest::gtest GTest::gtest_main)
         # The stage's own tests see the same LADDU_HAVE_<STAGE> as its sources.

@@ -9,6 +9,7 @@
 #include <laddu/expr/print.hpp>
 #include <laddu/ir/print.hpp>
 
+#include "scoped_env.hpp"
 #include "test_support/kmatrix_model.hpp"
 #include "test_support/reference.hpp"
 
@@ -385,11 +386,11 @@ TEST(CompileModel, DumpPrintsTheExpressionAfterEachPass) {
 }
 
 TEST(CompileModel, DumpIsEnabledByTheEnvironment) {
-    ::setenv("LADDU_DUMP", "passes", 1);
+    laddu::testing::ScopedEnv env("LADDU_DUMP", "passes");
     ::testing::internal::CaptureStderr();
     (void)compile_model(coherent_sum());
     const std::string dump = ::testing::internal::GetCapturedStderr();
-    ::unsetenv("LADDU_DUMP");
+    env.unset("LADDU_DUMP");
     EXPECT_NE(dump.find("=== after algebraic_simplification"), std::string::npos);
     ::testing::internal::CaptureStderr();
     (void)compile_model(coherent_sum());

@@ -21,6 +21,7 @@
 #include <laddu/ir/print.hpp>
 
 #include "reference/random_program.hpp"
+#include "scoped_env.hpp"
 
 namespace laddu::gpu {
 namespace {
@@ -343,7 +344,7 @@ TEST(GpuDeterminism, RunsAndWorkGroupSizesAreBitIdentical) {
 // outputs, float library functions; f64 is then refused.
 TEST(GpuVsInterp, FloatOnlyKernelsForDevicesWithoutDoubles) {
     REQUIRE_DEVICE();
-    ::setenv("LADDU_GPU_NO_FP64", "1", 1);
+    auto no_fp64 = std::make_unique<laddu::testing::ScopedEnv>("LADDU_GPU_NO_FP64", "1");
     ir::Builder b;
     const ValueId x = b.load(b.add_input("x", ValueKind::kReal));
     const ValueId z = b.load(b.add_input("z", ValueKind::kComplex));
@@ -361,7 +362,7 @@ TEST(GpuVsInterp, FloatOnlyKernelsForDevicesWithoutDoubles) {
     expect_agrees(program, 50, ir::Precision::kF32, kF32Tolerance);
     EXPECT_THROW((void)compile(program, ir::Precision::kF64, 0), BackendError);
     EXPECT_EQ(compile(program, ir::Precision::kF32, 0)->source().find("double"), std::string::npos);
-    ::unsetenv("LADDU_GPU_NO_FP64");
+    no_fp64.reset();
     EXPECT_NE(compile(program, ir::Precision::kF32, 0)->source().find("double"), std::string::npos);
 }
 

@@ -17,6 +17,7 @@
 #include <laddu/ir/builder.hpp>
 
 #include "reference/random_program.hpp"
+#include "scoped_env.hpp"
 
 namespace laddu::gpu {
 namespace {
@@ -285,9 +286,10 @@ TEST(GpuReduce, NeedsTheDevicesDoubles) {
     if (devices().empty()) {
         GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
     }
-    ::setenv("LADDU_GPU_NO_FP64", "1", 1);
-    const std::shared_ptr<const Kernel> kernel = compile(test_program(), ir::Precision::kF32, 0);
-    ::unsetenv("LADDU_GPU_NO_FP64");
+    const std::shared_ptr<const Kernel> kernel = [] {
+        const laddu::testing::ScopedEnv no_fp64("LADDU_GPU_NO_FP64", "1");
+        return compile(test_program(), ir::Precision::kF32, 0);
+    }();
     EXPECT_FALSE(kernel->reduces());
     EXPECT_EQ(lower_to_opencl(test_program(), ir::Precision::kF32, false).find("laddu_reduce"),
               std::string::npos);

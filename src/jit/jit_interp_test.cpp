@@ -19,6 +19,7 @@
 #include <laddu/jit/jit.hpp>
 
 #include "reference/random_program.hpp"
+#include "scoped_env.hpp"
 
 namespace laddu::jit {
 namespace {
@@ -250,9 +251,7 @@ TEST(JitVsInterp, ManyOutputKernelsAreBitIdenticalInF64) {
 // option that schedule.cpp sets under a lock): every kernel still agrees with the interpreter.
 // No object cache, so every compile generates code.
 TEST(JitVsInterp, KernelsOfBothSchedulesCompiledConcurrentlyAgree) {
-    const char* set = std::getenv("LADDU_JIT_CACHE");  // NOLINT(concurrency-mt-unsafe)
-    const std::string previous = set != nullptr ? set : "";
-    ::setenv("LADDU_JIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe): before the threads
+    const laddu::testing::ScopedEnv off("LADDU_JIT_CACHE", "off");  // before the threads
     std::thread many([] {
         for (std::uint32_t couplings = 3; couplings <= 6; ++couplings) {
             expect_backends_agree(coherent_sum(couplings, /*derivatives=*/true), 50 + couplings,
@@ -267,13 +266,6 @@ TEST(JitVsInterp, KernelsOfBothSchedulesCompiledConcurrentlyAgree) {
     });
     many.join();
     one.join();
-    // NOLINTBEGIN(concurrency-mt-unsafe): after the threads
-    if (set != nullptr) {
-        ::setenv("LADDU_JIT_CACHE", previous.c_str(), 1);
-    } else {
-        ::unsetenv("LADDU_JIT_CACHE");
-    }
-    // NOLINTEND(concurrency-mt-unsafe)
 }
 
 TEST(JitVsInterp, CoherentSumIsBitIdenticalInF64) {

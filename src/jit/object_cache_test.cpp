@@ -18,6 +18,7 @@
 #include <laddu/jit/jit.hpp>
 
 #include "object_cache.hpp"
+#include "scoped_env.hpp"
 
 namespace laddu::jit {
 namespace {
@@ -48,7 +49,7 @@ protected:
                ("laddu_object_cache_" + std::to_string(::getpid()) + "_" +
                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir_);
-        ::setenv("LADDU_JIT_CACHE", dir_.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+        env_.set("LADDU_JIT_CACHE", dir_.string());
         for (std::size_t i = 0; i < kEvents; ++i) {
             const double t = static_cast<double>(i) / kEvents;
             z_re_.push_back(std::cos(7.0 * t));
@@ -58,10 +59,7 @@ protected:
         }
     }
 
-    void TearDown() override {
-        ::unsetenv("LADDU_JIT_CACHE");  // NOLINT(concurrency-mt-unsafe)
-        fs::remove_all(dir_);
-    }
+    void TearDown() override { fs::remove_all(dir_); }
 
     [[nodiscard]] std::vector<fs::path> objects() const {
         std::vector<fs::path> found;
@@ -102,6 +100,7 @@ protected:
     }
 
     fs::path dir_;
+    laddu::testing::ScopedEnv env_;
     AlignedVector<double> z_re_, z_im_, x_, weights_;
 };
 
@@ -150,7 +149,7 @@ TEST_F(ObjectCacheTest, CachedOnlyTakesAKernelCompiledBeforeAndCompilesNothing) 
                      .has_value());
 
     // With the disk cache off, a kernel this process holds is still found, and nothing else.
-    ::setenv("LADDU_JIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe)
+    env_.set("LADDU_JIT_CACHE", "off");
     auto held = compile(program(), ir::Precision::kF64, CodeGen::kOptimized, InputColumns::kDouble,
                         CacheUse::kCachedOnly);
     ASSERT_TRUE(held.has_value());
@@ -228,7 +227,7 @@ TEST_F(ObjectCacheTest, AFileCutShortOrChangedIsCompiledAgainAndReplaced) {
 }
 
 TEST_F(ObjectCacheTest, OffWritesNothing) {
-    ::setenv("LADDU_JIT_CACHE", "off", 1);  // NOLINT(concurrency-mt-unsafe)
+    env_.set("LADDU_JIT_CACHE", "off");
     for (int k = 0; k < 2; ++k) {
         auto kernel = compile_uncached(program(), ir::Precision::kF64);
         ASSERT_TRUE(kernel.has_value());
@@ -241,7 +240,7 @@ TEST_F(ObjectCacheTest, ADirectoryThatCannotBeWrittenOnlyCostsTheCache) {
     fs::create_directories(dir_);
     const fs::path blocked = dir_ / "a-file";
     std::ofstream(blocked) << "not a directory";
-    ::setenv("LADDU_JIT_CACHE", (blocked / "jit").c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+    env_.set("LADDU_JIT_CACHE", (blocked / "jit").string());
     auto kernel = compile_uncached(program(), ir::Precision::kF64);
     ASSERT_TRUE(kernel.has_value()) << kernel.error().message;
     EXPECT_FALSE(kernel->cached_object());

@@ -29,6 +29,7 @@
 
 #include "lower.hpp"
 #include "reference/random_program.hpp"
+#include "scoped_env.hpp"
 #include <unistd.h>
 
 namespace laddu::jit {
@@ -397,13 +398,13 @@ TEST(JitReduction, TheKernelCopyLoadsFarReadColumnsAgainAndStoresOutputsEarly) {
     struct DumpScope {
         std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("laddu_reduction_dump_" + std::to_string(::getpid()));
-        std::vector<std::pair<std::string, std::optional<std::string>>> saved;
+        laddu::testing::ScopedEnv env;
 
         DumpScope() {
             std::filesystem::remove_all(dir);
             std::filesystem::create_directories(dir);
-            set("LADDU_JIT_DUMP", dir.string());
-            set("LADDU_JIT_CACHE", "off");  // compile, so that the copy is lowered and dumped
+            env.set("LADDU_JIT_DUMP", dir.string());
+            env.set("LADDU_JIT_CACHE", "off");  // compile, so that the copy is lowered and dumped
         }
 
         DumpScope(const DumpScope&) = delete;
@@ -411,27 +412,10 @@ TEST(JitReduction, TheKernelCopyLoadsFarReadColumnsAgainAndStoresOutputsEarly) {
         DumpScope(DumpScope&&) = delete;
         DumpScope& operator=(DumpScope&&) = delete;
 
-        // NOLINTBEGIN(concurrency-mt-unsafe): the tests of this binary run one at a time
-        void set(const char* name, const std::string& value) {
-            const char* was = std::getenv(name);
-            saved.emplace_back(name,
-                               was != nullptr ? std::optional<std::string>(was) : std::nullopt);
-            ::setenv(name, value.c_str(), 1);
-        }
-
         ~DumpScope() {
-            for (const auto& [name, was] : saved) {
-                if (was) {
-                    ::setenv(name.c_str(), was->c_str(), 1);
-                } else {
-                    ::unsetenv(name.c_str());
-                }
-            }
             std::error_code ignored;
             std::filesystem::remove_all(dir, ignored);
         }
-
-        // NOLINTEND(concurrency-mt-unsafe)
     };
 
     std::string copy;

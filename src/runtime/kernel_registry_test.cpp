@@ -10,6 +10,7 @@
 #include <laddu/ir/builder.hpp>
 
 #include "chunk_kernel.hpp"
+#include "scoped_env.hpp"
 
 namespace laddu::runtime::detail {
 namespace {
@@ -33,13 +34,10 @@ protected:
                ("laddu_kernel_registry_" + std::to_string(::getpid()) + "_" +
                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir_);
-        ::setenv("LADDU_JIT_CACHE", dir_.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
+        env_.set("LADDU_JIT_CACHE", dir_.string());
     }
 
-    void TearDown() override {
-        ::unsetenv("LADDU_JIT_CACHE");  // NOLINT(concurrency-mt-unsafe)
-        fs::remove_all(dir_);
-    }
+    void TearDown() override { fs::remove_all(dir_); }
 
     static std::string backend(JitPolicy policy, std::size_t events, Passes passes) {
         return std::string(
@@ -47,6 +45,7 @@ protected:
     }
 
     fs::path dir_;
+    laddu::testing::ScopedEnv env_;
 };
 
 TEST_F(KernelRegistryTest, AutoGivesOnePassProgramsTheJitOnlyWhenItRepaysOrIsCompiledAlready) {
