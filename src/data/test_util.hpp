@@ -1,13 +1,11 @@
-// Helpers shared by the data stage's tests: scratch directories, file bytes, the message of the
-// DataError a call throws, and bit-for-bit dataset comparison.
+// Helpers shared by the data stage's tests: scratch directories (tests/support), file bytes, the
+// message of the DataError a call throws, and bit-for-bit dataset comparison.
 #pragma once
 
 #include <bit>
 #include <cstdint>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -16,37 +14,11 @@
 #include <laddu/base/error.hpp>
 #include <laddu/data/dataset.hpp>
 
+#include "scratch_dir.hpp"
+
 namespace laddu::data::testing {
 
-/// A fresh directory under the system temp dir, removed when the object dies.
-class ScratchDir {
-public:
-    ScratchDir() {
-        std::random_device rd;
-        path_ = std::filesystem::temp_directory_path() /
-                ("laddu-data-test-" + std::to_string(rd()) + std::to_string(rd()));
-        std::filesystem::create_directories(path_);
-    }
-
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-    ScratchDir(ScratchDir&&) = delete;
-    ScratchDir& operator=(ScratchDir&&) = delete;
-
-    ~ScratchDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-
-    [[nodiscard]] std::string file(const std::string& name) const {
-        return (path_ / name).string();
-    }
-
-    [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+using laddu::testing::ScratchDir;
 
 inline std::vector<std::uint8_t> read_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -30,7 +30,7 @@
 #include "lower.hpp"
 #include "reference/random_program.hpp"
 #include "scoped_env.hpp"
-#include <unistd.h>
+#include "scratch_dir.hpp"
 
 namespace laddu::jit {
 namespace {
@@ -396,25 +396,12 @@ TEST(JitReduction, TheKernelCopyLoadsFarReadColumnsAgainAndStoresOutputsEarly) {
     // The dump directory and the two variables for this test only: put back as they were (and
     // the directory removed) however the test ends, an ASSERT included.
     struct DumpScope {
-        std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("laddu_reduction_dump_" + std::to_string(::getpid()));
+        laddu::testing::ScratchDir dir;  // declared first: removed after the variables are back
         laddu::testing::ScopedEnv env;
 
         DumpScope() {
-            std::filesystem::remove_all(dir);
-            std::filesystem::create_directories(dir);
-            env.set("LADDU_JIT_DUMP", dir.string());
+            env.set("LADDU_JIT_DUMP", dir.path().string());
             env.set("LADDU_JIT_CACHE", "off");  // compile, so that the copy is lowered and dumped
-        }
-
-        DumpScope(const DumpScope&) = delete;
-        DumpScope& operator=(const DumpScope&) = delete;
-        DumpScope(DumpScope&&) = delete;
-        DumpScope& operator=(DumpScope&&) = delete;
-
-        ~DumpScope() {
-            std::error_code ignored;
-            std::filesystem::remove_all(dir, ignored);
         }
     };
 
@@ -429,7 +416,7 @@ TEST(JitReduction, TheKernelCopyLoadsFarReadColumnsAgainAndStoresOutputsEarly) {
         spec.input_stride = 4240 * sizeof(double);
         auto reduction = kernel->reduction(spec);
         ASSERT_TRUE(reduction.has_value()) << reduction.error().message;
-        for (const auto& entry : std::filesystem::directory_iterator(scope.dir)) {
+        for (const auto& entry : std::filesystem::directory_iterator(scope.dir.path())) {
             const std::string name = entry.path().filename().string();
             if (name.find("_kernel.lowered.ll") != std::string::npos) {
                 std::ifstream in(entry.path());
