@@ -60,8 +60,25 @@ bool same_node(const Node& a, const Node& b) {
     return !a.parameter || *a.parameter == *b.parameter;
 }
 
-// Weak entries keyed by structural hash. A node's deleter erases expired entries of its bucket
-// without holding the lock while the node (and so its children) is destroyed.
+class InternTable;
+InternTable& table();
+
+// An interned node. It lives in one allocation with its reference counts (make_shared), and
+// its destructor erases its table entry: the node and its count share cache lines, which the
+// graph walks touch for every node they visit, and interning a new node allocates once.
+struct InternedNode : Node {
+    explicit InternedNode(Node node) : Node(std::move(node)) {}
+
+    InternedNode(const InternedNode&) = delete;
+    InternedNode& operator=(const InternedNode&) = delete;
+    InternedNode(InternedNode&&) = delete;
+    InternedNode& operator=(InternedNode&&) = delete;
+
+    ~InternedNode();
+};
+
+// Weak entries keyed by structural hash. A dying node erases the expired entries of its
+// bucket without holding the lock while its children are destroyed.
 class InternTable {
 public:
     Expr intern(Node node) {
@@ -76,8 +93,7 @@ public:
                 }
             }
         }
-        std::shared_ptr<const Node> fresh(new Node(std::move(node)),  // NOLINT: custom deleter
-                                          [this](const Node* dead) { release(dead); });
+        std::shared_ptr<const Node> fresh = std::make_shared<const InternedNode>(std::move(node));
         entries_.emplace(hash, fresh);
         return Expr(std::move(fresh));
     }
@@ -91,37 +107,35 @@ public:
         return live;
     }
 
-private:
-    void release(const Node* dead) {
+    // Called by a dying node: its count is zero, so its entry is expired. Its memory stays
+    // until the destructor returns (the count block holds a weak reference of its own while the
+    // node is destroyed), so erasing the entry here frees nothing under the node's feet.
+    void release(Node& dead) {
         {
             const std::lock_guard<std::mutex> lock(mutex_);
-            auto [begin, end] = entries_.equal_range(dead->hash);
+            auto [begin, end] = entries_.equal_range(dead.hash);
             for (auto it = begin; it != end;) {
                 it = it->second.expired() ? entries_.erase(it) : std::next(it);
             }
         }
         // Destroy iteratively: releasing the children inside this call would recurse once per
-        // level, and a sum built with += over 10^5 terms would overflow the stack. The node was
-        // allocated non-const by intern() and nothing else refers to it, so taking its children
-        // is sound. The outermost release() on a thread drains a list of its own; nested ones
-        // (a child dying in that loop) add to it through a thread_local pointer, which has no
-        // destructor: an Expr in static storage, or in a thread_local destroyed late, can die
-        // after a thread's thread_local destructors have run (a vector here crashed at exit).
+        // level, and a sum built with += over 10^5 terms would overflow the stack. The
+        // outermost release() on a thread drains a list of its own; nested ones (a child dying
+        // in that loop) add to it through a thread_local pointer, which has no destructor: an
+        // Expr in static storage, or in a thread_local destroyed late, can die after a thread's
+        // thread_local destructors have run (a vector here crashed at exit).
         thread_local std::vector<Expr>* draining = nullptr;
-        auto* node = const_cast<Node*>(dead);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
         if (draining != nullptr) {
-            for (Expr& child : node->children) {
+            for (Expr& child : dead.children) {
                 draining->push_back(std::move(child));
             }
-            delete dead;  // NOLINT(cppcoreguidelines-owning-memory): pairs with intern()
             return;
         }
         std::vector<Expr> pending;
-        pending.reserve(node->children.size());
-        for (Expr& child : node->children) {
+        pending.reserve(dead.children.size());
+        for (Expr& child : dead.children) {
             pending.push_back(std::move(child));
         }
-        delete dead;  // NOLINT(cppcoreguidelines-owning-memory): pairs with intern()
 
         struct Drain {
             explicit Drain(std::vector<Expr>* list) noexcept { draining = list; }
@@ -140,9 +154,14 @@ private:
         }  // `last` dies here and may push its own children
     }
 
+private:
     std::mutex mutex_;
     std::unordered_multimap<std::size_t, std::weak_ptr<const Node>> entries_;
 };
+
+InternedNode::~InternedNode() {
+    table().release(*this);
+}
 
 // Never destroyed: expressions in static storage may outlive any destruction order.
 InternTable& table() {
@@ -166,26 +185,6 @@ std::size_t intern_table_size() {
 Expr::Expr(double value) : Expr(constant(value)) {}
 
 Expr::Expr(std::complex<double> value) : Expr(constant(value)) {}
-
-NodeKind Expr::kind() const {
-    return node_->kind;
-}
-
-const ValueKind& Expr::value_kind() const {
-    return node_->value_kind;
-}
-
-std::span<const Expr> Expr::children() const {
-    return node_->children;
-}
-
-std::span<const std::string> Expr::tags() const {
-    return node_->tags;
-}
-
-std::size_t Expr::structural_hash() const {
-    return node_->hash;
-}
 
 Expr Expr::tagged(const std::string& tag) const {
     if (tag.empty()) {

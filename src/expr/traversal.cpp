@@ -12,7 +12,7 @@ namespace {
 // (immutable) graph that `root` keeps alive, so each node's Expr is copied once, into the
 // result, rather than into and out of the stack.
 template <typename Skip>
-std::vector<Expr> post_order(const Expr& root, const Skip& skip) {
+std::vector<Expr> post_order(const Expr& root, const Skip& skip, std::size_t expected) {
     // Iterative post-order: graphs from physics code can be deep (long sums built with +=).
     std::vector<Expr> order;
     if (skip(root)) {
@@ -25,10 +25,6 @@ std::vector<Expr> post_order(const Expr& root, const Skip& skip) {
         std::size_t next;
     };
 
-    // Sized for the last walk on this thread: a compile walks graphs of about one size pass
-    // after pass, and a table grown from a small one rehashed every node three or four times
-    // (the K-matrix model's ~1500 nodes: a third of the walk's instructions).
-    static thread_local std::size_t expected = 128;
     NodeMap<char> seen(expected);
     order.reserve(expected);
     std::vector<Frame> stack;
@@ -46,19 +42,32 @@ std::vector<Expr> post_order(const Expr& root, const Skip& skip) {
             stack.pop_back();
         }
     }
-    expected = std::max<std::size_t>(order.size(), 128);
     return order;
 }
 
 }  // namespace
 
 std::vector<Expr> topological_order(const Expr& root) {
-    return post_order(root, [](const Expr&) { return false; });
+    // Sized for the last walk on this thread: a compile walks graphs of about one size pass
+    // after pass, and a table grown from a small one rehashed every node three or four times
+    // (the K-matrix model's ~1500 nodes: a third of the walk's instructions).
+    static thread_local std::size_t expected = 128;
+    std::vector<Expr> order = post_order(root, [](const Expr&) { return false; }, expected);
+    expected = std::max<std::size_t>(order.size(), 128);
+    return order;
 }
 
 std::vector<Expr> topological_order(const Expr& root,
                                     const std::function<bool(const Expr&)>& skip) {
-    return post_order(root, skip);
+    // Memoised analyses call this once per node they are asked about, and mostly reach that
+    // node alone or a few: a node whose children are all known needs no visited set and no
+    // stack, and the rest start small (a table sized for the whole graph would be cleared for
+    // a node or two; the K-matrix model's compile makes ~1500 of these walks).
+    const std::span<const Expr> children = root.children();
+    if (!skip(root) && std::all_of(children.begin(), children.end(), skip)) {
+        return {root};
+    }
+    return post_order(root, skip, 8);
 }
 
 std::size_t node_count(const Expr& root) {

@@ -194,6 +194,27 @@ struct Node {
 
 }  // namespace detail
 
+// The accessors every graph walk calls per node, inline (Node is complete only here).
+inline NodeKind Expr::kind() const {
+    return node_->kind;
+}
+
+inline const ValueKind& Expr::value_kind() const {
+    return node_->value_kind;
+}
+
+inline std::span<const Expr> Expr::children() const {
+    return node_->children;
+}
+
+inline std::span<const std::string> Expr::tags() const {
+    return node_->tags;
+}
+
+inline std::size_t Expr::structural_hash() const {
+    return node_->hash;
+}
+
 /// Hash functor for unordered containers keyed by Expr.
 struct ExprHash {
     std::size_t operator()(const Expr& e) const noexcept {
