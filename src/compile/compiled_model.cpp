@@ -9,7 +9,6 @@
 #include <laddu/base/error.hpp>
 #include <laddu/compile/compiled_model.hpp>
 #include <laddu/ir/compose.hpp>
-#include <laddu/ir/validate.hpp>
 
 #include "lower.hpp"
 #include "pipeline.hpp"
@@ -104,16 +103,13 @@ CompiledModel compile_model(const expr::Model& model, const CompileOptions& opti
     compiled.parameters = model.parameters();
     compiled.optimized = detail::run_pipeline(model.expression(), options, compiled.report);
     compiled.facts = analyse(compiled.optimized);
+    compiled.report.optimized_nodes = compiled.facts.size();
 
     detail::LoweredModel lowered =
         detail::lower_model(compiled.optimized, compiled.facts, compiled.parameters);
     compiled.cache_plan = std::move(lowered.cache_plan);
     compiled.precompute = std::move(lowered.precompute);
-    compiled.evaluate = std::move(lowered.evaluate);
-    ir::validate(compiled.evaluate).value();
-    if (compiled.has_precompute()) {
-        ir::validate(compiled.precompute).value();
-    }
+    compiled.evaluate = std::move(lowered.evaluate);  // validated by Builder::finish
 
     compiled.report.precompute_stats = ir::stats(compiled.precompute);
     compiled.report.evaluate_stats = ir::stats(compiled.evaluate);

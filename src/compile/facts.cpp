@@ -16,35 +16,37 @@ const char* to_string(EvaluationClass cls) {
     return "PerEvaluation";
 }
 
-const NodeFacts& GraphFacts::of(const expr::Expr& node) const {
-    auto it = facts_.find(node.id());
-    LADDU_ASSERT(it != facts_.end())
-        << "no facts for a " << expr::to_string(node.kind()) << " node";
-    return it->second;
+NodeFacts GraphFacts::of(const expr::Expr& node) const {
+    const auto* facts = facts_.find(node.id());
+    LADDU_ASSERT(facts != nullptr) << "no facts for a " << expr::to_string(node.kind()) << " node";
+    return facts->second;
+}
+
+NodeFacts GraphFacts::add(const expr::Expr& root) {
+    if (const auto* known = facts_.find(root.id())) {
+        return known->second;
+    }
+    const auto known = [this](const expr::Expr& x) {
+        return facts_.contains(x.id());
+    };
+    for (const expr::Expr& node : expr::topological_order(root, known)) {
+        NodeFacts f;
+        f.depends_on_parameters = node.kind() == expr::NodeKind::kParameter;
+        f.depends_on_event = node.kind() == expr::NodeKind::kEventScalar ||
+                             node.kind() == expr::NodeKind::kEventP4Component;
+        for (const expr::Expr& child : node.children()) {
+            const NodeFacts c = facts_.at(child.id()).second;
+            f.depends_on_event = f.depends_on_event || c.depends_on_event;
+            f.depends_on_parameters = f.depends_on_parameters || c.depends_on_parameters;
+        }
+        facts_.try_emplace(node.id(), node, f);
+    }
+    return facts_.at(root.id()).second;
 }
 
 GraphFacts analyse(const expr::Expr& root) {
     GraphFacts facts;
-    for (const expr::Expr& node : expr::topological_order(root)) {
-        NodeFacts f;
-        switch (node.kind()) {
-        case expr::NodeKind::kParameter:
-            f.depends_on_parameters = true;
-            break;
-        case expr::NodeKind::kEventScalar:
-        case expr::NodeKind::kEventP4Component:
-            f.depends_on_event = true;
-            break;
-        default:
-            for (const expr::Expr& child : node.children()) {
-                const NodeFacts& c = facts.of(child);
-                f.depends_on_event = f.depends_on_event || c.depends_on_event;
-                f.depends_on_parameters = f.depends_on_parameters || c.depends_on_parameters;
-            }
-            break;
-        }
-        facts.set(node, f);
-    }
+    facts.add(root);
     return facts;
 }
 

@@ -68,7 +68,7 @@ public:
         if (expr::is_constant(e)) {
             return Expansion{{e, std::nullopt}};  // may be built here, outside the facts
         }
-        const NodeFacts& f = facts_.of(e);
+        const NodeFacts f = facts_.of(e);
         if (!f.depends_on_event) {
             return Expansion{{e, std::nullopt}};
         }
@@ -305,7 +305,7 @@ private:
         if (expr::is_constant(e)) {
             return false;
         }
-        const NodeFacts& f = facts_.of(e);
+        const NodeFacts f = facts_.of(e);
         return f.depends_on_event && f.depends_on_parameters;
     }
 

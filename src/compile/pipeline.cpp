@@ -82,8 +82,8 @@ expr::Expr run_pipeline(const expr::Expr& source, const CompileOptions& options,
     // loop stops as soon as one full cycle of its passes, from wherever it began, left the root
     // unchanged: the root is then a fixed point of every pass, and finishing the round and
     // running one more (to see no change from the round's start) gives the same root. The
-    // K-matrix benchmark model's last change is made by the second round's canonical ordering,
-    // so its third round stops before cse.
+    // K-matrix benchmark model's last change is made by the first round's canonical ordering,
+    // so its second round stops before cse.
     struct LoopPass {
         std::string_view name;
         expr::Expr (*pass)(const expr::Expr&);
@@ -122,11 +122,8 @@ expr::Expr run_pipeline(const expr::Expr& source, const CompileOptions& options,
     // sums and products become one node, so they cost one cache column.
     e = runner.run("group_by_evaluation_class", e, group_by_evaluation_class);
 
-    // Last: unwrap single-operand sums/products and compact to the reachable nodes.
-    e = runner.run("dead_node_removal", e,
-                   [](const expr::Expr& x) { return dead_node_removal(x).root; });
-    report.optimized_nodes = expr::node_count(e);
-    return e;
+    // Last: unwrap single-operand sums/products.
+    return runner.run("dead_node_removal", e, dead_node_removal);
 }
 
 }  // namespace laddu::compile::detail

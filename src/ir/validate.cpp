@@ -14,14 +14,18 @@ Failure fail(std::string message) {
 
 Expected<void> validate_instruction(const Program& program, std::uint32_t index) {
     const Instruction& inst = program.instructions[index];
-    const std::string where = fmt::format("instruction %{} ({})", index, opcode_name(inst.op));
     if (static_cast<std::size_t>(inst.op) >= kOpCodeCount) {
         return fail(fmt::format("instruction %{} has invalid opcode {}", index,
                                 static_cast<unsigned>(inst.op)));
     }
+    // Formatted only for a message: every compile validates each program it builds, and
+    // formatting this for every instruction took most of the validation's time.
+    const auto where = [&] {
+        return fmt::format("instruction %{} ({})", index, opcode_name(inst.op));
+    };
     if (std::size_t{inst.first} + inst.count > program.operands.size()) {
         return fail(fmt::format(
-            "{}: operand range [{}, {}) lies outside the operand pool of size {}", where,
+            "{}: operand range [{}, {}) lies outside the operand pool of size {}", where(),
             inst.first, std::size_t{inst.first} + inst.count, program.operands.size()));
     }
     const auto operands = program.operands_of(inst);
@@ -29,24 +33,24 @@ Expected<void> validate_instruction(const Program& program, std::uint32_t index)
         if (to_index(id) >= index) {
             return fail(fmt::format("{}: operand {} is not defined before it (programs must be "
                                     "in topological order)",
-                                    where, detail::value_name(id)));
+                                    where(), detail::value_name(id)));
         }
     }
     const std::span<const Instruction> defined(program.instructions.data(), index);
     auto typing = detail::deduce(inst.op, inst.attr, operands, defined, program.inputs);
     if (!typing) {
-        return fail(fmt::format("{}: {}", where, typing.error().message));
+        return fail(fmt::format("{}: {}", where(), typing.error().message));
     }
     if (inst.op == OpCode::kParam && inst.attr >= program.parameter_count) {
         return fail(fmt::format("{}: parameter index {} is out of range (parameter_count = {})",
-                                where, inst.attr, program.parameter_count));
+                                where(), inst.attr, program.parameter_count));
     }
     if (typing->kind != inst.kind) {
-        return fail(fmt::format("{}: kind is {} but its operands give {}", where,
+        return fail(fmt::format("{}: kind is {} but its operands give {}", where(),
                                 kind_name(inst.kind), kind_name(typing->kind)));
     }
     if (typing->cls != inst.cls) {
-        return fail(fmt::format("{}: class is {} but its operands give {}", where,
+        return fail(fmt::format("{}: class is {} but its operands give {}", where(),
                                 class_name(inst.cls), class_name(typing->cls)));
     }
     return {};

@@ -2,9 +2,10 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <utility>
 
 #include <laddu/expr/expr.hpp>
+#include <laddu/expr/node_map.hpp>
 
 namespace laddu::compile {
 
@@ -29,12 +30,13 @@ struct NodeFacts {
     }
 };
 
-/// Facts for every node reachable from a root. Fixed parameters must already be baked into
-/// constants (every Parameter node counts as free).
+/// Facts for every node reachable from the roots added so far. Fixed parameters must already be
+/// baked into constants (every Parameter node counts as free). The table keeps its nodes alive,
+/// so a node's address stays its own while a pass that rewrites the graph adds new nodes.
 class GraphFacts {
 public:
     /// The facts of `node` (asserts that it was analysed).
-    [[nodiscard]] const NodeFacts& of(const expr::Expr& node) const;
+    [[nodiscard]] NodeFacts of(const expr::Expr& node) const;
 
     /// The evaluation class of `node`.
     [[nodiscard]] EvaluationClass evaluation_class(const expr::Expr& node) const {
@@ -44,11 +46,12 @@ public:
     /// Number of analysed nodes.
     [[nodiscard]] std::size_t size() const { return facts_.size(); }
 
-    /// Records `facts` for `node` (used by analyse()).
-    void set(const expr::Expr& node, NodeFacts facts) { facts_[node.id()] = facts; }
+    /// Analyses the nodes reachable from `root` that have no facts yet (children first, so each
+    /// reads only its children's) and returns the facts of `root`.
+    NodeFacts add(const expr::Expr& root);
 
 private:
-    std::unordered_map<const void*, NodeFacts> facts_;
+    expr::NodeMap<std::pair<expr::Expr, NodeFacts>> facts_;
 };
 
 /// Marks each node reachable from `root` with its dependencies and evaluation class.

@@ -1,5 +1,6 @@
 #include "algebraic_simplification.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <iterator>
@@ -158,8 +159,10 @@ public:
         return out;
     }
 
-    // The node of `flat` for `node` (as written before: the merged constant first).
-    static Expr build(BinaryOp op, Flat flat, const expr::ValueKind& target) {
+    // The node of `flat` for `node` (as written before: the merged constant first); `node`
+    // itself when that is what it would build (no node is interned for nothing).
+    static Expr build(BinaryOp op, Flat flat, const Expr& node) {
+        const expr::ValueKind& target = node.value_kind();
         std::vector<Expr> rest(std::make_move_iterator(flat.operands.begin()),
                                std::make_move_iterator(flat.operands.end()));
         std::complex<double> constant = flat.constant;
@@ -171,7 +174,7 @@ public:
             if (rest.empty()) {
                 return expr::zero_of(target);
             }
-            return finish_nary(NodeKind::kNaryAdd, std::move(rest), target);
+            return finish_nary(NodeKind::kNaryAdd, std::move(rest), node);
         }
         if (flat.negate) {
             constant = -constant;
@@ -186,7 +189,7 @@ public:
         if (rest.empty()) {
             return coerce_to(constant_node(constant, flat.constant_real), target);
         }
-        return finish_nary(NodeKind::kNaryMul, std::move(rest), target);
+        return finish_nary(NodeKind::kNaryMul, std::move(rest), node);
     }
 
     // True when build() would give an n-ary node of `target`'s kind whose operands are the
@@ -213,13 +216,16 @@ private:
         return real ? expr::constant(value.real()) : expr::constant(value);
     }
 
-    static Expr finish_nary(NodeKind kind, std::vector<Expr> operands,
-                            const expr::ValueKind& target) {
+    static Expr finish_nary(NodeKind kind, std::vector<Expr> operands, const Expr& node) {
+        const expr::ValueKind& target = node.value_kind();
+        if (node.kind() == kind && std::ranges::equal(operands, node.children())) {
+            return node;  // same kind and operands: the same interned node
+        }
         if (operands.size() == 1) {
             return coerce_to(operands.front(), target);
         }
-        Expr result = kind == NodeKind::kNaryAdd ? expr::nary_add(std::move(operands))
-                                                 : expr::nary_mul(std::move(operands));
+        const Expr result = kind == NodeKind::kNaryAdd ? expr::nary_add(std::move(operands))
+                                                       : expr::nary_mul(std::move(operands));
         return coerce_to(result, target);
     }
 
@@ -282,6 +288,9 @@ Expr negate(const Expr& e) {
     }
     if (e.kind() == NodeKind::kRealConst) {
         return expr::constant(-e.node().re);
+    }
+    if (e.kind() == NodeKind::kComplexConst) {
+        return expr::constant(-expr::constant_value(e));
     }
     return -e;
 }
@@ -373,20 +382,49 @@ expr::Expr algebraic_simplification(const expr::Expr& root) {
     return algebraic_simplification_counted(root, counts);
 }
 
-expr::Expr algebraic_simplification_counted(const expr::Expr& root, SimplificationCounts& counts) {
-    FiniteSafety safety;
-    const std::vector<Expr> order = expr::topological_order(root);
-    expr::NodeMap<Rewritten> rewritten(order.size());
-    rewritten[root.id()].needs_expr = true;
-    for (const Expr& node : order) {
+namespace {
+
+// One bottom-up rewrite: first every node's users are counted (which sums and products may
+// absorb it), then each node is rebuilt, flattened into a Flat or built.
+class Simplifier {
+public:
+    Simplifier(const std::vector<Expr>& order, SimplificationCounts& counts)
+        : rewritten_(order.size()), counts_(counts) {
+        for (const Expr& node : order) {
+            count_uses(node);
+        }
+    }
+
+    // The rewritten root; `order` is the root's topological order given to the constructor.
+    Expr run(const std::vector<Expr>& order) {
+        rewritten_[order.back().id()].needs_expr = true;
+        for (const Expr& node : order) {
+            Rewritten& slot = rewritten_.at(node.id());
+            if (const std::optional<BinaryOp> op = flattening_op(node)) {
+                flatten(node, *op, slot);
+            } else {
+                std::vector<Expr> children;
+                children.reserve(node.children().size());
+                for (const Expr& child : node.children()) {
+                    children.push_back(built(child));
+                }
+                const Expr rebuilt = node.with_children(std::move(children));
+                slot.expr = rebuilt.kind() == NodeKind::kUnary ? simplify_unary(rebuilt) : rebuilt;
+            }
+        }
+        return built(order.back());
+    }
+
+private:
+    void count_uses(const Expr& node) {
         const std::optional<BinaryOp> op = flattening_op(node);
         const auto children = node.children();
+        const bool difference =
+            node.kind() == NodeKind::kBinary && node.node().binary_op() == BinaryOp::kSub;
         for (std::size_t k = 0; k < children.size(); ++k) {
-            Rewritten& child = rewritten[children[k].id()];
+            Rewritten& child = rewritten_[children[k].id()];
             // A sum absorbs its terms, a difference its left operand, a product its factors.
-            const bool absorbs = op && flattening_op(children[k]) == op &&
-                                 !(node.kind() == NodeKind::kBinary &&
-                                   node.node().binary_op() == BinaryOp::kSub && k == 1);
+            const bool absorbs = op && flattening_op(children[k]) == op && !(difference && k == 1);
             if (absorbs) {
                 ++child.absorbing_uses;
             } else {
@@ -394,60 +432,62 @@ expr::Expr algebraic_simplification_counted(const expr::Expr& root, Simplificati
             }
         }
     }
-    const auto built = [&](const Expr& e) -> const Expr& {
-        Rewritten& r = rewritten.at(e.id());
-        LADDU_ASSERT(r.expr.has_value()) << "algebraic_simplification: an operand was not built";
-        return *r.expr;
-    };
-    for (const Expr& node : order) {
-        Rewritten& slot = rewritten.at(node.id());
-        const std::optional<BinaryOp> op = flattening_op(node);
-        if (!op) {
-            std::vector<Expr> children;
-            children.reserve(node.children().size());
-            for (const Expr& child : node.children()) {
-                children.push_back(built(child));
-            }
-            const Expr rebuilt = node.with_children(std::move(children));
-            slot.expr = rebuilt.kind() == NodeKind::kUnary ? simplify_unary(rebuilt) : rebuilt;
-            continue;
-        }
+
+    const Expr& built(const Expr& e) {
+        const Rewritten& r = rewritten_.at(e.id());
+        const Expr* expr = r.expr ? &*r.expr : nullptr;
+        LADDU_ASSERT(expr != nullptr) << "algebraic_simplification: an operand was not built";
+        return *expr;
+    }
+
+    void flatten(const Expr& node, BinaryOp op, Rewritten& slot) {
         const bool difference =
             node.kind() == NodeKind::kBinary && node.node().binary_op() == BinaryOp::kSub;
         std::vector<Flattener::Source> sources;
         std::optional<Expr> negated;  // -b of a - b
         if (difference) {
-            negated = -built(node.children()[1]);
+            negated = negate(built(node.children()[1]));
         }
         for (std::size_t k = 0; k < node.children().size(); ++k) {
             if (difference && k == 1) {
                 sources.push_back({.expr = &*negated});
                 continue;
             }
-            Rewritten& child = rewritten.at(node.children()[k].id());
+            Rewritten& child = rewritten_.at(node.children()[k].id());
             if (child.flat) {
                 // Only flattening users reach a Flat: the last of them may take its operands.
                 const bool take = --child.absorbing_uses == 0 && !child.needs_expr;
                 sources.push_back({.flat = &*child.flat, .take = take});
             } else {
-                sources.push_back({.expr = &*child.expr});
+                sources.push_back({.expr = &built(node.children()[k])});
             }
         }
-        Flat flat = Flattener::flatten(*op, sources, safety);
-        counts.operands_placed += flat.placed;
+        Flat flat = Flattener::flatten(op, sources, safety_);
+        counts_.operands_placed += flat.placed;
         for (const Expr& child : node.children()) {
-            Rewritten& c = rewritten.at(child.id());
+            Rewritten& c = rewritten_.at(child.id());
             if (c.flat && c.absorbing_uses == 0) {
                 c.flat.reset();  // absorbed by every user
             }
         }
-        if (!slot.needs_expr && Flattener::inlinable(*op, flat, node.value_kind())) {
+        if (!slot.needs_expr && Flattener::inlinable(op, flat, node.value_kind())) {
             slot.flat = std::move(flat);
         } else {
-            slot.expr = Flattener::build(*op, std::move(flat), node.value_kind());
+            slot.expr = Flattener::build(op, std::move(flat), node);
         }
     }
-    return *rewritten.at(root.id()).expr;
+
+    FiniteSafety safety_;
+    expr::NodeMap<Rewritten> rewritten_;
+    SimplificationCounts& counts_;
+};
+
+}  // namespace
+
+expr::Expr algebraic_simplification_counted(const expr::Expr& root, SimplificationCounts& counts) {
+    const std::vector<Expr> order = expr::topological_order(root);
+    Simplifier simplifier(order, counts);
+    return simplifier.run(order);
 }
 
 }  // namespace laddu::compile

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <laddu/compile/facts.hpp>
+#include <laddu/expr/node_map.hpp>
 #include <laddu/expr/traversal.hpp>
 
 #include "rewrite_support.hpp"
@@ -159,9 +160,11 @@ private:
             changed = changed || children.back() != child;
         }
         Result result{changed ? e.with_children(children) : e, std::nullopt};
-        if (e.value_kind().is_scalar()) {
-            result.form = form_of(e, result.expr);
-            if (result.form && mixed(e) && result.form->collects()) {
+        // Only mixed nodes keep a form: the others' are one entry, made when a user asks
+        // (form_for), not for every node of the graph.
+        if (e.value_kind().is_scalar() && mixed(e)) {
+            result.form = form_of(e);
+            if (result.form && result.form->collects()) {
                 Expr collected = result.form->build();
                 if (collected.value_kind() != e.value_kind()) {
                     collected = detail::coerce_to(collected, e.value_kind());
@@ -176,33 +179,42 @@ private:
     }
 
     bool mixed(const Expr& e) const {
-        const NodeFacts& f = facts_.of(e);
+        const NodeFacts f = facts_.of(e);
         return f.depends_on_parameters && f.depends_on_event;
     }
 
     bool parameter_only(const Expr& e) const {
-        const NodeFacts& f = facts_.of(e);
+        const NodeFacts f = facts_.of(e);
         return f.depends_on_parameters && !f.depends_on_event;
     }
 
-    // The linear form of original node `e` (rebuilt as `rebuilt`), or nullopt.
-    std::optional<LinearForm> form_of(const Expr& e, const Expr& rebuilt) {
-        LinearForm form;
+    // The linear form of original scalar node `e`: a mixed node's own (nullptr when it has
+    // none), else the one-entry form of a parameter-only or event-only value, made in `scratch`.
+    const LinearForm* form_for(const Expr& e, LinearForm& scratch) {
+        const Result& r = visit(e);
+        if (mixed(e)) {
+            return r.form ? &*r.form : nullptr;
+        }
+        scratch = LinearForm();
         if (parameter_only(e)) {
-            form.add(rebuilt, rebuilt, expr::constant(1.0));
-            return form;
+            scratch.add(r.expr, r.expr, expr::constant(1.0));
+        } else {
+            scratch.add_rest(r.expr);
         }
-        if (!mixed(e)) {
-            form.add_rest(rebuilt);
-            return form;
-        }
+        return &scratch;
+    }
+
+    // The linear form of original mixed node `e`, or nullopt.
+    std::optional<LinearForm> form_of(const Expr& e) {
+        LinearForm form;
         if (e.kind() == NodeKind::kNaryAdd) {
+            LinearForm scratch;
             for (const Expr& child : e.children()) {
-                const Result& c = visit(child);
-                if (!c.form) {
+                const LinearForm* c = form_for(child, scratch);
+                if (c == nullptr) {
                     return std::nullopt;
                 }
-                form.append(*c.form);
+                form.append(*c);
             }
             return form;
         }
@@ -264,21 +276,22 @@ private:
             transposed = detail::literal_aggregate(m.value_kind(), std::move(elements));
         }
         LinearForm form;
+        LinearForm scratch;
         for (std::uint32_t j = 0; j < n; ++j) {
             const Expr& element = b.children()[j];
-            const Result& part = visit(element);
-            if (!part.form || (mixed(element) && uses_[element.id()] > 1)) {
+            const LinearForm* part = form_for(element, scratch);
+            if (part == nullptr || (mixed(element) && uses_[element.id()] > 1)) {
                 return std::nullopt;
             }
             const Expr inverse = transposed ? detail::inverse_element(*transposed, j, i)
                                             : detail::inverse_element(m, i, j);
-            form.append(part.form->scaled({}, {inverse}));
+            form.append(part->scaled({}, {inverse}));
         }
         return form;
     }
 
     GraphFacts facts_;
-    std::unordered_map<const void*, std::size_t> uses_;
+    expr::NodeMap<std::size_t> uses_;
     std::unordered_map<const void*, std::pair<Expr, Result>> memo_;
 };
 

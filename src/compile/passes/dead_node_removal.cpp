@@ -6,8 +6,8 @@
 
 namespace laddu::compile {
 
-Graph dead_node_removal(const expr::Expr& root) {
-    expr::Expr live = expr::rewrite_bottom_up(root, [](const expr::Expr& node) {
+expr::Expr dead_node_removal(const expr::Expr& root) {
+    return expr::rewrite_bottom_up(root, [](const expr::Expr& node) {
         const bool nary =
             node.kind() == expr::NodeKind::kNaryAdd || node.kind() == expr::NodeKind::kNaryMul;
         if (nary && node.children().size() == 1) {
@@ -15,7 +15,6 @@ Graph dead_node_removal(const expr::Expr& root) {
         }
         return node;
     });
-    return Graph{live, expr::topological_order(live)};
 }
 
 }  // namespace laddu::compile

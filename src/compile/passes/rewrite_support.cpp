@@ -35,6 +35,15 @@ bool is_literal_aggregate(const Expr& e) {
     return e.kind() == NodeKind::kVector || e.kind() == NodeKind::kMatrix;
 }
 
+bool canonical_before(const Expr& a, const Expr& b) {
+    const bool a_const = is_constant(a);
+    const bool b_const = is_constant(b);
+    if (a_const != b_const) {
+        return a_const;
+    }
+    return a.structural_hash() < b.structural_hash();
+}
+
 Expr commutative_key(const Expr& node) {
     const bool binary =
         node.kind() == NodeKind::kBinary && (node.node().binary_op() == expr::BinaryOp::kAdd ||
@@ -42,10 +51,18 @@ Expr commutative_key(const Expr& node) {
     if (!binary && node.kind() != NodeKind::kNaryAdd && node.kind() != NodeKind::kNaryMul) {
         return node;
     }
+    // Canonical order first, so that after canonical_ordering most nodes are their own key.
+    const auto before = [](const Expr& a, const Expr& b) {
+        if (canonical_before(a, b)) {
+            return true;
+        }
+        return !canonical_before(b, a) && std::less<const void*>{}(a.id(), b.id());
+    };
+    if (std::is_sorted(node.children().begin(), node.children().end(), before)) {
+        return node;
+    }
     std::vector<Expr> operands(node.children().begin(), node.children().end());
-    std::sort(operands.begin(), operands.end(), [](const Expr& a, const Expr& b) {
-        return std::less<const void*>{}(a.id(), b.id());
-    });
+    std::sort(operands.begin(), operands.end(), before);
     switch (node.kind()) {
     case NodeKind::kNaryAdd:
         return expr::nary_add(std::move(operands));

@@ -20,8 +20,13 @@ namespace laddu::compile::detail {
 /// True for Vector and Matrix literal nodes.
 [[nodiscard]] bool is_literal_aggregate(const expr::Expr& e);
 
-/// `node` with the operands of a commutative sum or product (n-ary or binary) sorted by address,
-/// so equal multisets give one node; any other node unchanged. A lookup key only: address order
+/// The canonical operand order of sums and products: constants first, then by structural
+/// hash (a strict weak order; operands with equal hashes are equivalent).
+[[nodiscard]] bool canonical_before(const expr::Expr& a, const expr::Expr& b);
+
+/// `node` with the operands of a commutative sum or product (n-ary or binary) in canonical order,
+/// ties broken by address, so equal multisets give one node; any other node unchanged. A node
+/// already in that order is its own key (no node is built). A lookup key only: address order
 /// differs from run to run, so it must not be built into the graph.
 [[nodiscard]] expr::Expr commutative_key(const expr::Expr& node);
 
