@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <random>
@@ -363,6 +364,17 @@ TEST(Normalization, CachedAmplitudesAreTheEventAmplitudesBits) {
                 << "amplitude " << a;
         }
     }
+}
+
+// The first round's passes leave nothing for one another to fold or reorder in the K-matrix
+// model, so the second round changes nothing and the loop stops there, before its cse.
+TEST(CompileModel, TheKmatrixModelReachesItsFixedPointInTheFirstRound) {
+    const CompiledModel compiled = compile_model(testing::kmatrix_benchmark_model());
+    EXPECT_EQ(compiled.report.rounds, 2);
+    const std::size_t loop_runs =
+        std::count_if(compiled.report.passes.begin(), compiled.report.passes.end(),
+                      [](const PassTiming& pass) { return pass.pass == "canonical_ordering"; });
+    EXPECT_EQ(loop_runs, 2U);
 }
 
 TEST(CompileModel, DisabledPassesAreSkipped) {

@@ -174,6 +174,19 @@ TEST(AlgebraicSimplification, FlatteningALoopBuiltChainIsLinear) {
     }
 }
 
+// A difference with a constant subtrahend gets the negated constant, not a neg node that only
+// the next round's constant folding would fold (the pipeline would need a round more).
+TEST(AlgebraicSimplification, NegatesConstantsOfADifference) {
+    const std::complex<double> pi_i(0.0, 3.141592653589793);
+    const Expr z = expr::complex(kX, kP);
+    const Expr e = algebraic_simplification(z - expr::constant(pi_i));
+    ASSERT_EQ(e.kind(), expr::NodeKind::kNaryAdd);
+    ASSERT_TRUE(expr::is_constant(e.children()[0]));
+    EXPECT_EQ(expr::constant_value(e.children()[0]), -pi_i);
+    EXPECT_EQ(constant_folding(e), e);
+    EXPECT_EQ(algebraic_simplification(kX - 2.0).children()[0], expr::constant(-2.0));
+}
+
 TEST(AlgebraicSimplification, SplitsNormSqrOfProducts) {
     const Expr a = expr::cis(kX);
     const Expr b = expr::complex(kP, kQ);
@@ -187,6 +200,12 @@ TEST(CanonicalOrdering, WritesEqualSumsAsOneNode) {
     EXPECT_EQ(a, b);
     const Expr c = canonical_ordering(expr::nary_mul({kX, 2.0}));
     EXPECT_EQ(c.children()[0], expr::constant(2.0));  // constants first
+}
+
+TEST(CanonicalOrdering, KeepsANodeAlreadyInOrder) {
+    const Expr sorted = canonical_ordering(expr::nary_add({kX, kY, kP, 2.0}));
+    EXPECT_EQ(canonical_ordering(sorted), sorted);
+    EXPECT_EQ(sorted.children()[0], expr::constant(2.0));
 }
 
 TEST(Cse, MergesDuplicateSubtrees) {
