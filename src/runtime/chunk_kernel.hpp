@@ -110,9 +110,9 @@ public:
     /// Arithmetic precision.
     [[nodiscard]] virtual ir::Precision precision() const noexcept = 0;
 
-    /// State for `params`; throws EvaluationError for a wrong parameter count.
-    [[nodiscard]] virtual std::unique_ptr<BoundKernel>
-    bind(std::span<const double> params) const = 0;
+    /// State for `params`; throws EvaluationError for a wrong parameter count (checked here,
+    /// for every backend, before bind_checked()).
+    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const;
 
     /// The most bytes one bound kernel holds (registers, scratch columns) running at most
     /// kReductionChunk events at a time: what a memory plan counts per worker.
@@ -130,6 +130,10 @@ public:
     void release_worker(std::unique_ptr<ChunkWorker> worker) const noexcept;
 
 protected:
+    /// The backend's bind(), given exactly program().parameter_count values.
+    [[nodiscard]] virtual std::unique_ptr<BoundKernel>
+    bind_checked(std::span<const double> params) const = 0;
+
     /// False when a bound kernel's lifetime means something to the backend (the GPU kernel keeps
     /// a pass's device results until its last bound kernel is destroyed). Also false for a
     /// backend whose bound kernels use their kernel when destroyed: idle workers are destroyed
@@ -137,6 +141,9 @@ protected:
     [[nodiscard]] virtual bool keeps_workers() const noexcept { return true; }
 
 private:
+    // EvaluationError unless `params` holds program().parameter_count values.
+    void check_parameter_count(std::span<const double> params) const;
+
     mutable std::mutex idle_mutex_;
     mutable std::vector<std::unique_ptr<ChunkWorker>> idle_;
 };

@@ -91,7 +91,8 @@ public:
 
     [[nodiscard]] ir::Precision precision() const noexcept override { return ir::Precision::kF64; }
 
-    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double>) const override {
+    [[nodiscard]] std::unique_ptr<BoundKernel>
+    bind_checked(std::span<const double>) const override {
         ++binds;
         return std::make_unique<Bound>(*this);
     }
@@ -222,6 +223,25 @@ bool reused_worker_rejects_a_wrong_count(const ChunkKernel& kernel) {
         return true;
     }
     return false;
+}
+
+// The count is checked once, by ChunkKernel::bind, for every backend: the same message, and a
+// backend's own bind never sees a wrong count.
+TEST(ChunkWorkers, BindChecksTheParameterCountForEveryBackend) {
+    const Fixture f;
+    auto kernel_list = kernels(f.program);
+    kernel_list.push_back(std::make_shared<const CountingKernel>(gradient_program()));
+    for (const auto& kernel : kernel_list) {
+        try {
+            (void)kernel->bind(std::vector<double>{1.0, 2.0, 3.0});
+            ADD_FAILURE() << kernel->backend() << " bound three values for two parameters";
+        } catch (const EvaluationError& e) {
+            EXPECT_STREQ(e.what(), "expected 2 parameter values, got 3") << kernel->backend();
+        }
+    }
+    const CountingKernel counting(gradient_program());
+    EXPECT_THROW((void)counting.bind(std::vector<double>{1.0}), EvaluationError);
+    EXPECT_EQ(counting.binds, 0);
 }
 
 TEST(ChunkWorkers, AReusedWorkerStillChecksTheParameterCount) {

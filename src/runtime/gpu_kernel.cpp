@@ -21,10 +21,8 @@
 #include <optional>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include <laddu/base/accurate_sum.hpp>
-#include <laddu/base/error.hpp>
 #include <laddu/gpu/gpu.hpp>
 
 namespace laddu::runtime::detail {
@@ -147,7 +145,8 @@ public:
 
     [[nodiscard]] ir::Precision precision() const noexcept override { return precision_; }
 
-    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override;
+    [[nodiscard]] std::unique_ptr<BoundKernel>
+    bind_checked(std::span<const double> params) const override;
 
     [[nodiscard]] std::size_t bound_bytes() const noexcept override {
         // The blocks are shared by all workers; a worker holds only its parameters.
@@ -344,11 +343,7 @@ private:
     std::vector<double> params_;
 };
 
-std::unique_ptr<BoundKernel> GpuChunkKernel::bind(std::span<const double> params) const {
-    if (params.size() != program_.parameter_count) {
-        throw EvaluationError(fmt::format("expected {} parameter values, got {}",
-                                          program_.parameter_count, params.size()));
-    }
+std::unique_ptr<BoundKernel> GpuChunkKernel::bind_checked(std::span<const double> params) const {
     return std::make_unique<BoundGpu>(*this, params);
 }
 

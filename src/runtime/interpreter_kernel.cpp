@@ -63,7 +63,8 @@ public:
         return interpreter_.precision();
     }
 
-    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override {
+    [[nodiscard]] std::unique_ptr<BoundKernel>
+    bind_checked(std::span<const double> params) const override {
         return std::make_unique<BoundInterpreter>(interpreter_, params);
     }
 

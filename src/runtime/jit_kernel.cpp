@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include <laddu/base/error.hpp>
 #include <laddu/base/expected.hpp>
@@ -209,11 +208,8 @@ public:
 
     [[nodiscard]] ir::Precision precision() const noexcept override { return precision_; }
 
-    [[nodiscard]] std::unique_ptr<BoundKernel> bind(std::span<const double> params) const override {
-        if (params.size() != program_.parameter_count) {
-            throw EvaluationError(fmt::format("expected {} parameter values, got {}",
-                                              program_.parameter_count, params.size()));
-        }
+    [[nodiscard]] std::unique_ptr<BoundKernel>
+    bind_checked(std::span<const double> params) const override {
         return std::make_unique<BoundJit>(kernel_, program_, params);
     }
 

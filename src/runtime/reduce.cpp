@@ -146,6 +146,18 @@ ChunkWorker::Chunk ChunkWorker::evaluate_complex(const ir::ColumnView& inputs, s
     return Chunk{begin, count, std::span<const double>(columns).first(2 * outputs * count)};
 }
 
+void ChunkKernel::check_parameter_count(std::span<const double> params) const {
+    if (params.size() != program().parameter_count) {
+        throw EvaluationError(fmt::format("expected {} parameter values, got {}",
+                                          program().parameter_count, params.size()));
+    }
+}
+
+std::unique_ptr<BoundKernel> ChunkKernel::bind(std::span<const double> params) const {
+    check_parameter_count(params);
+    return bind_checked(params);
+}
+
 std::unique_ptr<ChunkWorker> ChunkKernel::acquire_worker(std::span<const double> params) const {
     std::unique_ptr<ChunkWorker> worker;
     {
@@ -156,10 +168,7 @@ std::unique_ptr<ChunkWorker> ChunkKernel::acquire_worker(std::span<const double>
         }
     }
     if (worker) {
-        if (params.size() != program().parameter_count) {
-            throw EvaluationError(fmt::format("expected {} parameter values, got {}",
-                                              program().parameter_count, params.size()));
-        }
+        check_parameter_count(params);
         worker->kernel->rebind(params);
         return worker;
     }
