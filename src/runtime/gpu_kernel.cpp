@@ -21,7 +21,6 @@
 #include <optional>
 #include <vector>
 
-
 #include <laddu/base/accurate_sum.hpp>
 #include <laddu/gpu/gpu.hpp>
 

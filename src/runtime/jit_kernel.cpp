@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-
 #include <laddu/base/error.hpp>
 #include <laddu/base/expected.hpp>
 #include <laddu/base/log.hpp>
