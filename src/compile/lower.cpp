@@ -1,6 +1,7 @@
 #include "lower.hpp"
 
 #include <map>
+#include <span>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -146,7 +147,7 @@ public:
         std::vector<Pending> stack{{node, e, false}};
         std::vector<std::pair<Expr, std::uint32_t>> reads;
         while (!stack.empty()) {
-            Pending top = stack.back();
+            const Pending top = stack.back();
             if (memo_.contains(ElementKey{top.node.id(), top.element})) {
                 stack.pop_back();
                 continue;
@@ -241,7 +242,7 @@ private:
         const auto free_index = layout_->free_index_of(node.node().parameter->name);
         LADDU_ASSERT(free_index.has_value())
             << "fixed parameter '" << node.node().parameter->name << "' was not baked";
-        return builder_.param(static_cast<std::uint32_t>(*free_index));
+        return builder_.param(static_cast<std::uint32_t>(free_index.value_or(0)));
     }
 
     ValueId event_input(const std::string& name) {
@@ -265,6 +266,7 @@ private:
         const Expr& b = node.children()[1];
         const std::uint32_t n = m.value_kind().rows;
         std::vector<ValueId> operands;
+        operands.reserve(std::size_t{n} * n + n);
         for (std::uint32_t i = 0; i < n * n; ++i) {
             operands.push_back(element(m, i));
         }
@@ -486,6 +488,25 @@ ir::Program finish_fused(ir::Builder& builder) {
     return ir::fuse_dots(builder.finish());
 }
 
+// One kSolve of Mᵀ against the unit vectors of `rows`: its solution k is row rows[k] of M⁻¹.
+ValueId solve_transposed(ProgramLowerer& lowerer, const Expr& matrix,
+                         std::span<const std::uint32_t> rows) {
+    const std::uint32_t n = matrix.value_kind().rows;
+    std::vector<ValueId> operands;
+    operands.reserve(std::size_t{n} * (n + rows.size()));
+    for (std::uint32_t r = 0; r < n; ++r) {
+        for (std::uint32_t c = 0; c < n; ++c) {
+            operands.push_back(lowerer.element(matrix, c * n + r));  // (M^T)[r][c]
+        }
+    }
+    for (const std::uint32_t row : rows) {
+        for (std::uint32_t k = 0; k < n; ++k) {
+            operands.push_back(k == row ? lowerer.one() : lowerer.zero());
+        }
+    }
+    return lowerer.builder().solve(n, static_cast<std::uint32_t>(rows.size()), operands);
+}
+
 // The precompute program: one output per cache column, in column order.
 ir::Program lower_precompute(const CachePlan& plan) {
     ProgramLowerer lowerer(Context::kPrecompute, nullptr, nullptr, nullptr);
@@ -504,21 +525,7 @@ ir::Program lower_precompute(const CachePlan& plan) {
     }
     std::unordered_map<const void*, ValueId> solves;
     for (const Expr& matrix : matrices) {
-        const std::uint32_t n = matrix.value_kind().rows;
-        const auto& needed = rows.at(matrix.id());
-        std::vector<ValueId> operands;
-        for (std::uint32_t r = 0; r < n; ++r) {
-            for (std::uint32_t c = 0; c < n; ++c) {
-                operands.push_back(lowerer.element(matrix, c * n + r));  // (M^T)[r][c]
-            }
-        }
-        for (std::uint32_t row : needed) {
-            for (std::uint32_t k = 0; k < n; ++k) {
-                operands.push_back(k == row ? lowerer.one() : lowerer.zero());
-            }
-        }
-        solves.emplace(matrix.id(),
-                       b.solve(n, static_cast<std::uint32_t>(needed.size()), operands));
+        solves.emplace(matrix.id(), solve_transposed(lowerer, matrix, rows.at(matrix.id())));
     }
     for (const CacheColumn& column : plan.columns) {
         ValueId v;
