@@ -371,10 +371,10 @@ TEST(Normalization, CachedAmplitudesAreTheEventAmplitudesBits) {
 TEST(CompileModel, TheKmatrixModelReachesItsFixedPointInTheFirstRound) {
     const CompiledModel compiled = compile_model(testing::kmatrix_benchmark_model());
     EXPECT_EQ(compiled.report.rounds, 2);
-    const std::size_t loop_runs =
+    const std::ptrdiff_t loop_runs =
         std::count_if(compiled.report.passes.begin(), compiled.report.passes.end(),
                       [](const PassTiming& pass) { return pass.pass == "canonical_ordering"; });
-    EXPECT_EQ(loop_runs, 2U);
+    EXPECT_EQ(loop_runs, 2);
 }
 
 TEST(CompileModel, DisabledPassesAreSkipped) {
