@@ -384,21 +384,26 @@ expr::Expr algebraic_simplification(const expr::Expr& root) {
 
 namespace {
 
-// One bottom-up rewrite: first every node's users are counted (which sums and products may
-// absorb it), then each node is rebuilt, flattened into a Flat or built.
+// a - b: its left operand flattens into the sum, its right one is negated first.
+bool is_difference(const Expr& node) {
+    return node.kind() == NodeKind::kBinary && node.node().binary_op() == BinaryOp::kSub;
+}
+
+// One bottom-up rewrite of `root`: first every node's users are counted (which sums and
+// products may absorb it), then each node is rebuilt, flattened into a Flat or built.
 class Simplifier {
 public:
-    Simplifier(const std::vector<Expr>& order, SimplificationCounts& counts)
-        : rewritten_(order.size()), counts_(counts) {
-        for (const Expr& node : order) {
+    Simplifier(const Expr& root, SimplificationCounts& counts)
+        : order_(expr::topological_order(root)), rewritten_(order_.size()), counts_(counts) {
+        for (const Expr& node : order_) {
             count_uses(node);
         }
     }
 
-    // The rewritten root; `order` is the root's topological order given to the constructor.
-    Expr run(const std::vector<Expr>& order) {
-        rewritten_[order.back().id()].needs_expr = true;
-        for (const Expr& node : order) {
+    // The rewritten root (the last node of the post-order).
+    Expr run() {
+        rewritten_[order_.back().id()].needs_expr = true;
+        for (const Expr& node : order_) {
             Rewritten& slot = rewritten_.at(node.id());
             if (const std::optional<BinaryOp> op = flattening_op(node)) {
                 flatten(node, *op, slot);
@@ -412,15 +417,14 @@ public:
                 slot.expr = rebuilt.kind() == NodeKind::kUnary ? simplify_unary(rebuilt) : rebuilt;
             }
         }
-        return built(order.back());
+        return built(order_.back());
     }
 
 private:
     void count_uses(const Expr& node) {
         const std::optional<BinaryOp> op = flattening_op(node);
         const auto children = node.children();
-        const bool difference =
-            node.kind() == NodeKind::kBinary && node.node().binary_op() == BinaryOp::kSub;
+        const bool difference = is_difference(node);
         for (std::size_t k = 0; k < children.size(); ++k) {
             Rewritten& child = rewritten_[children[k].id()];
             // A sum absorbs its terms, a difference its left operand, a product its factors.
@@ -441,8 +445,7 @@ private:
     }
 
     void flatten(const Expr& node, BinaryOp op, Rewritten& slot) {
-        const bool difference =
-            node.kind() == NodeKind::kBinary && node.node().binary_op() == BinaryOp::kSub;
+        const bool difference = is_difference(node);
         std::vector<Flattener::Source> sources;
         std::optional<Expr> negated;  // -b of a - b
         if (difference) {
@@ -477,6 +480,7 @@ private:
         }
     }
 
+    std::vector<Expr> order_;  // root's post-order: the root last
     FiniteSafety safety_;
     expr::NodeMap<Rewritten> rewritten_;
     SimplificationCounts& counts_;
@@ -485,9 +489,8 @@ private:
 }  // namespace
 
 expr::Expr algebraic_simplification_counted(const expr::Expr& root, SimplificationCounts& counts) {
-    const std::vector<Expr> order = expr::topological_order(root);
-    Simplifier simplifier(order, counts);
-    return simplifier.run(order);
+    Simplifier simplifier(root, counts);
+    return simplifier.run();
 }
 
 }  // namespace laddu::compile
