@@ -135,5 +135,26 @@ TEST(FuseDots, AZeroImaginaryPartThatIsNotAConstantStays) {
     EXPECT_EQ(fused.at(fused.operands_of(output(fused))[0]).op, OpCode::kComplex);
 }
 
+TEST(FuseDots, DropsWhatNoOutputReadsAndCountsOnlyLiveUses) {
+    Builder b;
+    const auto x = b.load(b.add_input("x", ValueKind::kReal));
+    const auto y = b.load(b.add_input("y", ValueKind::kReal));
+    const ValueId product = b.binary(OpCode::kMul, b.param(0), x);
+    // A dead chain that also reads the product: it neither survives nor keeps the product
+    // out of the sum's dot.
+    (void)b.unary(OpCode::kCos, b.binary(OpCode::kAdd, product, y));
+    const std::vector<ValueId> terms{product, y};
+    b.add_output(b.add_n(terms), "sum");
+    const Program program = b.finish();
+    ASSERT_EQ(count(program, OpCode::kCos), 1U);
+    const Program fused = fuse_dots(program);
+    EXPECT_EQ(count(fused, OpCode::kCos), 0U);
+    EXPECT_EQ(count(fused, OpCode::kAdd), 0U);
+    EXPECT_EQ(count(fused, OpCode::kMul), 0U);
+    EXPECT_EQ(output(fused).op, OpCode::kDot);
+    EXPECT_EQ(fused.inputs.size(), 2U);
+    EXPECT_EQ(fused.parameter_count, 1U);
+}
+
 }  // namespace
 }  // namespace laddu::ir

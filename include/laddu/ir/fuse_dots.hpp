@@ -12,11 +12,12 @@ namespace laddu::ir {
 /// `program` with every kAddN that has at least one product operand (a kMul, or a kMulN of
 /// two or more factors, used by this sum alone) replaced by a kDot over the same terms in the
 /// same order: a product a·…·y·z enters as the pair (a·…·y, z), any other term x as (x, 1).
-/// The absorbed products are dropped; inputs, parameters and outputs are unchanged. In every
-/// product (kMul, or a pair of a kDot) of two Complex factors, a factor x + i·0 (kComplex of a
-/// constant zero imaginary part, as a coupling whose imaginary part is fixed; or such a
-/// constant) enters as the Real x: two real products instead of four and two sums, with the
-/// same bits wherever the other factor is finite (but for the sign of a zero part).
+/// The absorbed products are dropped, and so is every instruction no output reads; inputs,
+/// parameters and outputs are unchanged. In every product (kMul, or a pair of a kDot) of two
+/// Complex factors, a factor x + i·0 (kComplex of a constant zero imaginary part, as a
+/// coupling whose imaginary part is fixed; or such a constant) enters as the Real x: two real
+/// products instead of four and two sums, with the same bits wherever the other factor is
+/// finite (but for the sign of a zero part).
 [[nodiscard]] Program fuse_dots(const Program& program);
 
 }  // namespace laddu::ir
