@@ -2,8 +2,6 @@
 
 #include <array>
 #include <bit>
-#include <optional>
-#include <span>
 
 namespace laddu::autodiff::detail {
 
@@ -108,27 +106,10 @@ ValueId Emitter::conj(ValueId a) {
     if (inst.op == OpCode::kConstComplex) {
         return complex_constant(inst.re, -inst.im);
     }
-    // conj(conj x) = x, and conj(conj x + conj x) = x + x: negation commutes with rounding, so
-    // both are exact, signed zeros included (for two different terms, -(-0 + +0) = -0 where
-    // +0 + -0 = +0, so only the doubled one folds). The adjoint coefficient of norm_sqr's
-    // partial 2·conj(z) = conj z + conj z is then z + z, one add per part where the conjugates
-    // spent a negation, a subtraction and a negation on the imaginary part; fuse_dots drops the
-    // conjugates no output reads any more.
-    const auto conjugated = [&](ValueId v) -> std::optional<ValueId> {
-        const ir::Instruction& of = program.at(v);
-        if (of.op != OpCode::kConj) {
-            return std::nullopt;
-        }
-        return program.operands_of(of)[0];
-    };
-    if (const std::optional<ValueId> x = conjugated(a)) {
-        return *x;
-    }
-    if (inst.op == OpCode::kAdd) {
-        const std::span<const ValueId> terms = program.operands_of(inst);
-        if (const std::optional<ValueId> x = conjugated(terms[0]); x && terms[0] == terms[1]) {
-            return add(*x, *x);
-        }
+    // conj(conj x) = x exactly: a reverse sweep conjugates every partial coefficient, so a
+    // partial written as a conjugate (norm_sqr's conj(x + x)) gives back its operand.
+    if (inst.op == OpCode::kConj) {
+        return program.operands_of(inst)[0];
     }
     return builder_.unary(OpCode::kConj, a);
 }

@@ -1,6 +1,6 @@
 // Emitter: ir::Builder plus what derivative code needs: interned constants, algebraic shortcuts
-// that are exact in IEEE arithmetic (x·1, x/1, conj and re of a Real), and Terms (derivatives
-// that may be exactly zero and are then never emitted).
+// that are exact in IEEE arithmetic (x·1, x/1, conj and re of a Real, conj of a conjugate), and
+// Terms (derivatives that may be exactly zero and are then never emitted).
 #pragma once
 
 #include <cstdint>

@@ -174,9 +174,9 @@ TEST(Gradient, TheImaginaryPartOfACouplingTakesTheAdjointsImaginaryPart) {
 }
 
 TEST(Gradient, TheAdjointOfNormSqrIsItsOperandDoubledWithoutConjugates) {
-    // norm_sqr's partial is 2·conj(z) = conj z + conj z; its adjoint coefficient, the conjugate
-    // of that, is z + z exactly (one add per part, no negations), and the conjugates it no
-    // longer reads are dropped with the rest of what no output reads.
+    // norm_sqr's partial is 2·conj(z), emitted as conj(z + z); its adjoint coefficient, the
+    // conjugate of that, is z + z (one add per part, no negations), and the conjugate no output
+    // reads any more is dropped.
     const ir::Program sum = coherent_sum(3);
     const ir::Program gradient =
         autodiff::gradient(sum, GradientOptions{.mode = AutodiffMode::kReverse});

@@ -119,8 +119,10 @@ Partial unary_partial(Emitter& e, const ir::Instruction& inst, ValueId x, ValueI
         return real ? Partial{}
                     : Partial{Form::kImagPart, e.div(e.conj(x), e.unary(OpCode::kNormSqr, x))};
     case OpCode::kNormSqr:
+        // 2·conj(x) as conj(x + x) (the same bits: negation commutes with rounding), so that
+        // its reverse-mode conjugate folds to x + x (Emitter::conj).
         return real ? linear(e.mul(e.real(2.0), x))
-                    : Partial{Form::kRealPart, e.mul(e.real(2.0), e.conj(x))};
+                    : Partial{Form::kRealPart, e.conj(e.mul(e.real(2.0), x))};
     case OpCode::kPowI: {
         const std::int32_t n = inst.exponent();
         if (n == 0) {

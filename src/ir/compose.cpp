@@ -13,24 +13,6 @@
 namespace laddu::ir {
 namespace {
 
-// live[i]: instruction i of `program` is needed by an output in `roots`.
-std::vector<char> live_instructions(const Program& program, const std::vector<ValueId>& roots) {
-    std::vector<char> live(program.size(), 0);
-    for (const ValueId root : roots) {
-        live[to_index(root)] = 1;
-    }
-    // Operands precede their users, so one backward sweep marks every needed instruction.
-    for (std::size_t i = program.size(); i-- > 0;) {
-        if (live[i] == 0) {
-            continue;
-        }
-        for (const ValueId operand : program.operands_of(program.instructions[i])) {
-            live[to_index(operand)] = 1;
-        }
-    }
-    return live;
-}
-
 // Copies the instructions of one program into a Builder, reading its loads through `load`.
 class Copier {
 public:

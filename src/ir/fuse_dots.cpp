@@ -17,42 +17,32 @@ bool is_zero(const Instruction& inst) noexcept {
     return inst.op == OpCode::kConstReal && inst.re == 0.0;
 }
 
-// Which instructions an output reads (directly or not), and how often live instructions and the
-// outputs read each one. Instructions no output reads are dropped (autodiff leaves some: a
-// partial whose adjoint folded to another value), and their reads are not counted, so a product
-// that only a dropped instruction shares with its sum is still absorbed into the sum.
-struct LiveUses {
-    std::vector<char> live;
-    std::vector<std::uint32_t> uses;
-};
-
-LiveUses live_uses(const Program& program) {
-    LiveUses out{std::vector<char>(program.size(), 0),
-                 std::vector<std::uint32_t>(program.size(), 0)};
+// How often the outputs and the live instructions read each value.
+std::vector<std::uint32_t> live_uses(const Program& program, const std::vector<char>& live) {
+    std::vector<std::uint32_t> uses(program.size(), 0);
     for (const ValueId id : program.outputs) {
-        out.live[to_index(id)] = 1;
-        ++out.uses[to_index(id)];
+        ++uses[to_index(id)];
     }
-    // Operands precede their users: one backward sweep marks and counts them.
-    for (std::size_t i = program.size(); i-- > 0;) {
-        if (out.live[i] == 0) {
+    for (std::size_t i = 0; i < program.size(); ++i) {
+        if (live[i] == 0) {
             continue;
         }
         for (const ValueId operand : program.operands_of(program.instructions[i])) {
-            out.live[to_index(operand)] = 1;
-            ++out.uses[to_index(operand)];
+            ++uses[to_index(operand)];
         }
     }
-    return out;
+    return uses;
 }
 
 }  // namespace
 
 Program fuse_dots(const Program& program) {
     const std::size_t size = program.instructions.size();
-    const LiveUses liveness = live_uses(program);
-    const std::vector<char>& live = liveness.live;
-    const std::vector<std::uint32_t>& uses = liveness.uses;
+    // Instructions no output reads are dropped (autodiff leaves some: a partial whose adjoint
+    // folded to another value), and their reads are not counted, so a product that only a
+    // dropped instruction shares with its sum is still absorbed into the sum.
+    const std::vector<char> live = live_instructions(program, program.outputs);
+    const std::vector<std::uint32_t> uses = live_uses(program, live);
     // A product is absorbed into the one sum that uses it; a sum is fused when it absorbs one.
     auto absorbable = [&](ValueId id) {
         return uses[to_index(id)] == 1 && is_product(program.at(id));

@@ -67,4 +67,20 @@ std::string_view class_name(ValueClass cls) noexcept {
     return "invalid";
 }
 
+std::vector<char> live_instructions(const Program& program, std::span<const ValueId> roots) {
+    std::vector<char> live(program.size(), 0);
+    for (const ValueId root : roots) {
+        live[to_index(root)] = 1;
+    }
+    for (std::size_t i = program.size(); i-- > 0;) {
+        if (live[i] == 0) {
+            continue;
+        }
+        for (const ValueId operand : program.operands_of(program.instructions[i])) {
+            live[to_index(operand)] = 1;
+        }
+    }
+    return live;
+}
+
 }  // namespace laddu::ir

@@ -170,4 +170,9 @@ struct Program {
     friend bool operator==(const Program&, const Program&) = default;
 };
 
+/// live[i] != 0 when instruction i of `program` is one of `roots` or an operand (directly or
+/// not) of one: what evaluating `roots` needs. One backward sweep (operands precede users).
+[[nodiscard]] std::vector<char> live_instructions(const Program& program,
+                                                  std::span<const ValueId> roots);
+
 }  // namespace laddu::ir
