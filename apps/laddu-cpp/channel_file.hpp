@@ -16,21 +16,16 @@
 //   scalars = { pol_magnitude = { kind = "uniform", min = 0.3, max = 0.4 } }
 #pragma once
 
-#include <functional>
-#include <string>
-
 #include "model_file.hpp"
+#include "toml_fields.hpp"
 #include <toml++/toml.h>
 
 namespace laddu::cli {
 
-/// Reports an error at `node` under the dotted `key` and throws (never returns).
-using TomlFailure =
-    std::function<void(const toml::node* node, const std::string& key, const std::string& what)>;
-
-/// Reads the [channel] table `t`; every error goes through `fail`, naming the key: an unknown
-/// key, a value of the wrong type, an unknown particle, a proposal its JSON reader refuses, a
-/// channel whose topology or proposals cannot be generated (validate_generation).
-[[nodiscard]] ChannelSpec read_channel(const toml::table& t, const TomlFailure& fail);
+/// Reads the [channel] table `t` through `fields` (the model file's getters); every error
+/// names its key: an unknown key, a value of the wrong type, an unknown particle, a proposal its
+/// JSON reader refuses, a channel whose topology or proposals cannot be generated
+/// (validate_generation).
+[[nodiscard]] ChannelSpec read_channel(const toml::table& t, const TomlFields& fields);
 
 }  // namespace laddu::cli

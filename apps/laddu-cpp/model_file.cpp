@@ -23,6 +23,7 @@
 #include <laddu/physics/reaction.hpp>
 
 #include "channel_file.hpp"
+#include "toml_fields.hpp"
 #include <toml++/toml.h>
 
 namespace laddu::cli {
@@ -48,61 +49,16 @@ const std::map<std::string, std::vector<std::string>> kAmplitudeKeys = {
     {"kmatrix_benchmark", {}},
 };
 
-// "a string", "an integer", ... for messages.
-std::string type_name(const toml::node& node) {
-    switch (node.type()) {
-    case toml::node_type::table:
-        return "a table";
-    case toml::node_type::array:
-        return "an array";
-    case toml::node_type::string:
-        return "a string";
-    case toml::node_type::integer:
-        return "an integer";
-    case toml::node_type::floating_point:
-        return "a floating-point number";
-    case toml::node_type::boolean:
-        return "a boolean";
-    default:
-        return "a date or time";
-    }
-}
-
-// `message` with control characters written as escapes (\n, \t, \x01), so an error stays one
-// line whatever the names it quotes hold: TOML keys and strings may contain any of them.
-std::string one_line(std::string_view message) {
-    std::string out;
-    out.reserve(message.size());
-    for (const char c : message) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (u < 0x20 || u == 0x7f) {
-            out += fmt::format("\\x{:02x}", u);
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-std::string join(const std::vector<std::string>& names) {
-    return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
-}
-
-class Reader {
+class Reader : private TomlFields {
 public:
-    Reader(const toml::table& root, std::string source) : root_(root), source_(std::move(source)) {}
+    Reader(const toml::table& root, std::string source)
+        : TomlFields(std::move(source)), root_(root) {}
 
     ModelFile read() {
         check_keys(root_, "",
                    {"model", "reaction", "generator", "channel", "parameters", "amplitudes"});
         ModelFile file;
-        file.source = source_;
+        file.source = source();
         const toml::table& model = table(root_, "model", "", true);
         check_keys(model, "model", {"name", "description", "intensity"});
         file.name = string_or(model, "name", "model", "");
@@ -111,9 +67,7 @@ public:
         read_reaction(file.reaction);
         read_generator(file.generator);
         if (root_.contains("channel")) {
-            file.channel = read_channel(table(root_, "channel", "", true),
-                                        [this](const toml::node* node, const std::string& key,
-                                               const std::string& what) { fail(node, key, what); });
+            file.channel = read_channel(table(root_, "channel", "", true), *this);
         }
         read_parameters();
         amplitudes_ = &table(root_, "amplitudes", "", true);
@@ -139,147 +93,6 @@ public:
     }
 
 private:
-    // Errors.
-
-    [[noreturn]] void fail(const toml::node* node, const std::string& key,
-                           const std::string& what) const {
-        const toml::source_position p =
-            node != nullptr ? node->source().begin : toml::source_position{0, 0};
-        throw ModelError(
-            one_line(fmt::format("{}:{}:{}: {}: {}", source_, p.line, p.column,
-                                 key.empty() ? std::string("(top level)") : key, what)));
-    }
-
-    static std::string dotted(const std::string& path, std::string_view key) {
-        // Keys with spaces or parentheses are quoted, as TOML writes them.
-        const bool bare = std::all_of(key.begin(), key.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
-        });
-        const std::string k = bare ? std::string(key) : fmt::format("\"{}\"", key);
-        return path.empty() ? k : path + "." + k;
-    }
-
-    void check_keys(const toml::table& t, const std::string& path,
-                    const std::vector<std::string>& allowed) const {
-        for (const auto& [key, node] : t) {
-            if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end()) {
-                fail(&node, dotted(path, key.str()),
-                     fmt::format("unknown key '{}' (expected one of: {})", key.str(),
-                                 join(allowed)));
-            }
-        }
-    }
-
-    // Typed getters; `required` ones fail when the key is missing, pointing at the table.
-
-    const toml::table& table(const toml::table& t, const std::string& key, const std::string& path,
-                             bool required) {
-        static const toml::table kEmpty;
-        const toml::node* node = t.get(key);
-        if (node == nullptr) {
-            if (required) {
-                fail(&t, dotted(path, key), "missing (a table is required)");
-            }
-            return kEmpty;
-        }
-        if (!node->is_table()) {
-            fail(node, dotted(path, key),
-                 fmt::format("expected a table, got {}", type_name(*node)));
-        }
-        return *node->as_table();
-    }
-
-    std::string string(const toml::table& t, const std::string& key,
-                       const std::string& path) const {
-        const toml::node* node = t.get(key);
-        if (node == nullptr) {
-            fail(&t, dotted(path, key), "missing (a string is required)");
-        }
-        return as_string(node, dotted(path, key));
-    }
-
-    std::string as_string(const toml::node* node, const std::string& key) const {
-        if (!node->is_string()) {
-            fail(node, key, fmt::format("expected a string, got {}", type_name(*node)));
-        }
-        return std::string(node->as_string()->get());
-    }
-
-    std::string string_or(const toml::table& t, const std::string& key, const std::string& path,
-                          const std::string& fallback) const {
-        return t.contains(key) ? string(t, key, path) : fallback;
-    }
-
-    double number(const toml::node* node, const std::string& key) const {
-        if (node->is_integer()) {
-            return static_cast<double>(node->as_integer()->get());
-        }
-        if (!node->is_floating_point()) {
-            fail(node, key, fmt::format("expected a number, got {}", type_name(*node)));
-        }
-        return node->as_floating_point()->get();
-    }
-
-    double number_or(const toml::table& t, const std::string& key, const std::string& path,
-                     double fallback) const {
-        const toml::node* node = t.get(key);
-        return node == nullptr ? fallback : number(node, dotted(path, key));
-    }
-
-    int integer_or(const toml::table& t, const std::string& key, const std::string& path,
-                   int fallback) const {
-        const toml::node* node = t.get(key);
-        if (node == nullptr) {
-            return fallback;
-        }
-        if (!node->is_integer()) {
-            fail(node, dotted(path, key),
-                 fmt::format("expected an integer, got {}", type_name(*node)));
-        }
-        const std::int64_t v = node->as_integer()->get();
-        if (v < -1000 || v > 1000) {
-            fail(node, dotted(path, key), fmt::format("{} is out of range", v));
-        }
-        return static_cast<int>(v);
-    }
-
-    bool boolean_or(const toml::table& t, const std::string& key, const std::string& path,
-                    bool fallback) const {
-        const toml::node* node = t.get(key);
-        if (node == nullptr) {
-            return fallback;
-        }
-        if (!node->is_boolean()) {
-            fail(node, dotted(path, key),
-                 fmt::format("expected true or false, got {}", type_name(*node)));
-        }
-        return node->as_boolean()->get();
-    }
-
-    // [lo, hi] of two numbers.
-    std::pair<double, double> pair(const toml::node* node, const std::string& key) const {
-        const toml::array* a = node->as_array();
-        if (a == nullptr || a->size() != 2) {
-            fail(node, key, "expected an array of two numbers [low, high]");
-        }
-        return {number(a->get(0), key), number(a->get(1), key)};
-    }
-
-    std::vector<std::string> strings(const toml::node* node, const std::string& key) const {
-        const toml::array* a = node->as_array();
-        if (a == nullptr) {
-            fail(node, key, fmt::format("expected an array of strings, got {}", type_name(*node)));
-        }
-        std::vector<std::string> out;
-        for (const toml::node& element : *a) {
-            out.push_back(as_string(&element, key));
-        }
-        if (out.empty()) {
-            fail(node, key, "expected at least one name");
-        }
-        return out;
-    }
-
     // Sections.
 
     void read_reaction(ReactionSpec& r) {
@@ -397,6 +210,7 @@ private:
         const auto found = declared_.find(name);
         if (found == declared_.end()) {
             std::vector<std::string> names;
+            names.reserve(declared_.size());
             for (const auto& [n, d] : declared_) {
                 names.push_back(n);
             }
@@ -502,13 +316,9 @@ private:
 
     std::vector<Expr> references(const toml::table& t, const std::string& key,
                                  const std::string& path) {
-        const toml::node* node = t.get(key);
-        if (node == nullptr) {
-            fail(&t, dotted(path, key), "missing (an array of amplitude names is required)");
-        }
         std::vector<Expr> out;
-        for (const std::string& name : strings(node, dotted(path, key))) {
-            out.push_back(amplitude(name, node, dotted(path, key)));
+        for (const std::string& name : strings(t, key, path)) {
+            out.push_back(amplitude(name, t.get(key), dotted(path, key)));
         }
         return out;
     }
@@ -587,6 +397,7 @@ private:
         const auto keys = kAmplitudeKeys.find(type);
         if (keys == kAmplitudeKeys.end()) {
             std::vector<std::string> types;
+            types.reserve(kAmplitudeKeys.size());
             for (const auto& [k, v] : kAmplitudeKeys) {
                 types.push_back(k);
             }
@@ -620,121 +431,151 @@ private:
         } catch (const ModelError& e) {
             // Library builders' own checks (|m| > l, l > 8, kind mismatches) with the position.
             const std::string what = e.what();
-            if (what.starts_with(one_line(source_) + ":")) {
+            if (what.starts_with(one_line(source()) + ":")) {
                 throw;
             }
             fail(&t, path, what);
         }
     }
 
+    // The expression of an amplitude of type `type` (one of kAmplitudeKeys), keys checked.
     Expr build_unchecked(const std::string& type, const toml::table& t, const std::string& path) {
         if (type == "breit_wigner") {
-            const std::vector<Vec4> p4s = particles(t, "of", path);
-            const Expr s = total(p4s).m2();
-            const Expr mass = real_key(t, "mass", path);
-            const Expr width = real_key(t, "width", path);
-            const std::string shape = string_or(t, "shape", path, "fixed");
-            if (shape == "fixed") {
-                return amplitudes::breit_wigner(s, mass, width);
-            }
-            if (shape == "non_relativistic") {
-                return amplitudes::non_relativistic_breit_wigner(s, mass, width);
-            }
-            if (shape != "relativistic") {
-                fail(t.get("shape"), dotted(path, "shape"),
-                     fmt::format("unknown shape '{}' (expected fixed, relativistic or "
-                                 "non_relativistic)",
-                                 shape));
-            }
-            if (p4s.size() != 2) {
-                fail(t.get("of"), dotted(path, "of"),
-                     "a relativistic Breit-Wigner needs exactly two particles (its daughters)");
-            }
-            return amplitudes::relativistic_breit_wigner(
-                s, mass, width, p4s[0].m(), p4s[1].m(), integer_or(t, "l", path, 0),
-                {.barrier_factors = boolean_or(t, "barrier", path, true),
-                 .q_r = number_or(t, "q_r", path, amplitudes::kDefaultBarrierScale)});
+            return breit_wigner(t, path);
         }
         if (type == "flatte") {
-            const Expr s = total(particles(t, "of", path)).m2();
-            const auto channel = [&](const std::string& key) {
-                const toml::table& c = table(t, key, path, true);
-                const std::string cpath = dotted(path, key);
-                check_keys(c, cpath, {"masses", "coupling"});
-                const toml::node* masses = c.get("masses");
-                const toml::array* a = masses != nullptr ? masses->as_array() : nullptr;
-                if (a == nullptr || a->size() != 2) {
-                    fail(masses != nullptr ? masses : &c, dotted(cpath, "masses"),
-                         "expected two daughter masses [m1, m2]");
-                }
-                return amplitudes::FlatteChannel{real(a->get(0), dotted(cpath, "masses")),
-                                                 real(a->get(1), dotted(cpath, "masses")),
-                                                 real_key(c, "coupling", cpath)};
-            };
-            return amplitudes::flatte(s, real_key(t, "mass", path), channel("observed"),
-                                      channel("alternative"));
+            return flatte(t, path);
         }
         if (type == "zlm" || type == "ylm") {
-            const int l = integer_or(t, "l", path, 0);
-            const int m = integer_or(t, "m", path, 0);
-            const physics::Angles a = angles(t, path);
-            if (type == "ylm") {
-                return physics::spherical_harmonic(l, m, a.costheta, a.phi);
-            }
-            const std::string r = string_or(t, "reflectivity", path, "+");
-            if (r != "+" && r != "-") {
-                fail(t.get("reflectivity"), dotted(path, "reflectivity"),
-                     fmt::format("expected \"+\" or \"-\", got '{}'", r));
-            }
-            const auto pol = physics::Polarization::event(
-                particles_.at(reaction_.beam).vec3(), particles_.at(reaction_.recoil).vec3(),
-                reaction_.pol_magnitude, reaction_.pol_angle);
-            return physics::zlm(l, m,
-                                r == "+" ? physics::Reflectivity::kPositive
-                                         : physics::Reflectivity::kNegative,
-                                a.costheta, a.phi, pol.angle, pol.magnitude);
+            return harmonic(type, t, path);
         }
         if (type == "coupling") {
-            const bool cartesian = t.contains("re") || t.contains("im");
-            const bool polar = t.contains("mag") || t.contains("phase");
-            if (cartesian == polar) {
-                fail(&t, path, "a coupling needs either re and im, or mag and phase");
-            }
-            if (cartesian) {
-                return expr::complex(real_key(t, "re", path), real_key(t, "im", path));
-            }
-            return expr::polar_complex(real_key(t, "mag", path), real_key(t, "phase", path));
+            return coupling(t, path);
         }
         if (type == "product") {
             return expr::nary_mul(references(t, "factors", path));
         }
         if (type == "sum" || type == "incoherent_sum") {
-            const std::vector<Expr> terms = references(t, "terms", path);
-            if (type == "incoherent_sum") {
-                for (const Expr& term : terms) {
-                    if (!term.value_kind().is_real_scalar()) {
-                        fail(t.get("terms"), dotted(path, "terms"),
-                             "every term of an incoherent sum must be real (a norm_sqr)");
-                    }
-                }
-            }
-            return expr::nary_add(terms);
+            return sum(type, t, path);
         }
         if (type == "norm_sqr" || type == "real" || type == "imag") {
-            const toml::node* node = t.get("amplitude");
-            if (node == nullptr) {
-                fail(&t, dotted(path, "amplitude"), "missing (an amplitude name is required)");
-            }
-            const Expr of = reference(node, dotted(path, "amplitude"));
-            if (!of.value_kind().is_scalar()) {
-                fail(node, dotted(path, "amplitude"), "expected a scalar amplitude");
-            }
-            return type == "norm_sqr" ? expr::norm_sqr(of)
-                   : type == "real"   ? expr::real(of)
-                                      : expr::imag(of);
+            return part(type, t, path);
         }
         // kmatrix_benchmark: laddu's benchmark intensity (its own reaction columns).
         return amplitudes::kmatrix_benchmark_intensity({.tag_waves = true});
+    }
+
+    // breit_wigner: fixed, relativistic or non-relativistic, of the listed particles' mass.
+    Expr breit_wigner(const toml::table& t, const std::string& path) {
+        const std::vector<Vec4> p4s = particles(t, "of", path);
+        const Expr s = total(p4s).m2();
+        const Expr mass = real_key(t, "mass", path);
+        const Expr width = real_key(t, "width", path);
+        const std::string shape = string_or(t, "shape", path, "fixed");
+        if (shape == "fixed") {
+            return amplitudes::breit_wigner(s, mass, width);
+        }
+        if (shape == "non_relativistic") {
+            return amplitudes::non_relativistic_breit_wigner(s, mass, width);
+        }
+        if (shape != "relativistic") {
+            fail(t.get("shape"), dotted(path, "shape"),
+                 fmt::format("unknown shape '{}' (expected fixed, relativistic or "
+                             "non_relativistic)",
+                             shape));
+        }
+        if (p4s.size() != 2) {
+            fail(t.get("of"), dotted(path, "of"),
+                 "a relativistic Breit-Wigner needs exactly two particles (its daughters)");
+        }
+        return amplitudes::relativistic_breit_wigner(
+            s, mass, width, p4s[0].m(), p4s[1].m(), integer_or(t, "l", path, 0),
+            {.barrier_factors = boolean_or(t, "barrier", path, true),
+             .q_r = number_or(t, "q_r", path, amplitudes::kDefaultBarrierScale)});
+    }
+
+    // flatte: two coupled channels, the observed one first.
+    Expr flatte(const toml::table& t, const std::string& path) {
+        const Expr s = total(particles(t, "of", path)).m2();
+        const auto channel = [&](const std::string& key) {
+            const toml::table& c = table(t, key, path, true);
+            const std::string cpath = dotted(path, key);
+            check_keys(c, cpath, {"masses", "coupling"});
+            const toml::node* masses = c.get("masses");
+            const toml::array* a = masses != nullptr ? masses->as_array() : nullptr;
+            if (a == nullptr || a->size() != 2) {
+                fail(masses != nullptr ? masses : &c, dotted(cpath, "masses"),
+                     "expected two daughter masses [m1, m2]");
+            }
+            return amplitudes::FlatteChannel{real(a->get(0), dotted(cpath, "masses")),
+                                             real(a->get(1), dotted(cpath, "masses")),
+                                             real_key(c, "coupling", cpath)};
+        };
+        return amplitudes::flatte(s, real_key(t, "mass", path), channel("observed"),
+                                  channel("alternative"));
+    }
+
+    // zlm (with the reaction's polarisation) or ylm, in the helicity or Gottfried-Jackson frame.
+    Expr harmonic(const std::string& type, const toml::table& t, const std::string& path) {
+        const int l = integer_or(t, "l", path, 0);
+        const int m = integer_or(t, "m", path, 0);
+        const physics::Angles a = angles(t, path);
+        if (type == "ylm") {
+            return physics::spherical_harmonic(l, m, a.costheta, a.phi);
+        }
+        const std::string r = string_or(t, "reflectivity", path, "+");
+        if (r != "+" && r != "-") {
+            fail(t.get("reflectivity"), dotted(path, "reflectivity"),
+                 fmt::format("expected \"+\" or \"-\", got '{}'", r));
+        }
+        const auto pol = physics::Polarization::event(particles_.at(reaction_.beam).vec3(),
+                                                      particles_.at(reaction_.recoil).vec3(),
+                                                      reaction_.pol_magnitude, reaction_.pol_angle);
+        return physics::zlm(
+            l, m, r == "+" ? physics::Reflectivity::kPositive : physics::Reflectivity::kNegative,
+            a.costheta, a.phi, pol.angle, pol.magnitude);
+    }
+
+    // coupling: re and im, or mag and phase.
+    Expr coupling(const toml::table& t, const std::string& path) {
+        const bool cartesian = t.contains("re") || t.contains("im");
+        const bool polar = t.contains("mag") || t.contains("phase");
+        if (cartesian == polar) {
+            fail(&t, path, "a coupling needs either re and im, or mag and phase");
+        }
+        if (cartesian) {
+            return expr::complex(real_key(t, "re", path), real_key(t, "im", path));
+        }
+        return expr::polar_complex(real_key(t, "mag", path), real_key(t, "phase", path));
+    }
+
+    // sum or incoherent_sum (whose terms must be real) of the named amplitudes.
+    Expr sum(const std::string& type, const toml::table& t, const std::string& path) {
+        const std::vector<Expr> terms = references(t, "terms", path);
+        if (type == "incoherent_sum") {
+            for (const Expr& term : terms) {
+                if (!term.value_kind().is_real_scalar()) {
+                    fail(t.get("terms"), dotted(path, "terms"),
+                         "every term of an incoherent sum must be real (a norm_sqr)");
+                }
+            }
+        }
+        return expr::nary_add(terms);
+    }
+
+    // norm_sqr, real or imag of one named scalar amplitude.
+    Expr part(const std::string& type, const toml::table& t, const std::string& path) {
+        const toml::node* node = t.get("amplitude");
+        if (node == nullptr) {
+            fail(&t, dotted(path, "amplitude"), "missing (an amplitude name is required)");
+        }
+        const Expr of = reference(node, dotted(path, "amplitude"));
+        if (!of.value_kind().is_scalar()) {
+            fail(node, dotted(path, "amplitude"), "expected a scalar amplitude");
+        }
+        return type == "norm_sqr" ? expr::norm_sqr(of)
+               : type == "real"   ? expr::real(of)
+                                  : expr::imag(of);
     }
 
     // Declared parameters replace the definitions built-in amplitudes carry (so a model file
@@ -774,7 +615,6 @@ private:
     };
 
     const toml::table& root_;
-    std::string source_;
     const toml::table* amplitudes_ = nullptr;
     ReactionSpec reaction_;
     std::map<std::string, Vec4> particles_;
@@ -792,6 +632,34 @@ private:
 // key runs from a line start (outside arrays and inline tables), a table header's '[', or an
 // inline table's '{' or ',', to its '=' (or the header's ']').
 constexpr int kMaxKeyParts = 256;
+
+// The index of the last character of the comment or string that opens at text[i], counting the
+// lines a multi-line string spans (the newline that ends a comment is left to the caller). A
+// string runs to its closing quote: """ and ''' may span lines, and basic strings (") have
+// backslash escapes.
+std::size_t skip_comment_or_string(std::string_view text, std::size_t i, std::size_t& line,
+                                   std::size_t& line_start) {
+    const char c = text[i];
+    if (c == '#') {
+        while (i + 1 < text.size() && text[i + 1] != '\n') {
+            ++i;
+        }
+        return i;
+    }
+    const bool multi = text.substr(i, 3) == std::string(3, c);
+    const std::string_view close = multi ? text.substr(i, 3) : text.substr(i, 1);
+    i += close.size();
+    while (i < text.size() && text.substr(i, close.size()) != close) {
+        if (text[i] == '\\' && c == '"') {
+            ++i;
+        } else if (text[i] == '\n') {
+            ++line;
+            line_start = i + 1;
+        }
+        ++i;
+    }
+    return i + close.size() - 1;
+}
 
 void check_key_depth(std::string_view text, const std::string& source) {
     std::vector<char> open;  // the arrays ('[') and inline tables ('{') the scan is inside
@@ -811,39 +679,19 @@ void check_key_depth(std::string_view text, const std::string& source) {
             if (open.empty()) {
                 key_starts();
             }
-        } else if (c == '#') {
-            while (i + 1 < text.size() && text[i + 1] != '\n') {
-                ++i;
-            }
-        } else if (c == '"' || c == '\'') {
-            // A string; """ and ''' may span lines. Basic strings have backslash escapes.
-            const bool multi = text.substr(i, 3) == std::string(3, c);
-            const std::string_view close = multi ? text.substr(i, 3) : text.substr(i, 1);
-            i += close.size();
-            while (i < text.size() && text.substr(i, close.size()) != close) {
-                if (text[i] == '\\' && c == '"') {
-                    ++i;
-                } else if (text[i] == '\n') {
-                    ++line;
-                    line_start = i + 1;
-                }
-                ++i;
-            }
-            i += close.size() - 1;
-        } else if (in_key && c == '.') {
-            if (++dots >= kMaxKeyParts) {
-                throw ModelError(fmt::format("{}:{}:{}: invalid TOML: a key of more than {} "
-                                             "dotted parts",
-                                             one_line(source), line, i - line_start + 1,
-                                             kMaxKeyParts));
-            }
+        } else if (c == '#' || c == '"' || c == '\'') {
+            i = skip_comment_or_string(text, i, line, line_start);
+        } else if (in_key && c == '.' && ++dots >= kMaxKeyParts) {
+            throw ModelError(fmt::format("{}:{}:{}: invalid TOML: a key of more than {} "
+                                         "dotted parts",
+                                         one_line(source), line, i - line_start + 1, kMaxKeyParts));
         } else if (in_key && (c == '=' || c == ']')) {
             in_key = false;
-        } else if (!in_key && (c == '[' || c == '{')) {
+        } else if (!in_key && c == '[') {
             open.push_back(c);
-            if (c == '{') {
-                key_starts();
-            }
+        } else if (!in_key && c == '{') {
+            open.push_back(c);
+            key_starts();
         } else if (!in_key && (c == ']' || c == '}') && !open.empty()) {
             open.pop_back();
         } else if (!in_key && c == ',' && !open.empty() && open.back() == '{') {
@@ -868,7 +716,7 @@ ModelFile parse_model_file(std::string_view text, const std::string& source) {
 }
 
 ModelFile load_model_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
+    const std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw ModelError(
             fmt::format("cannot open model file '{}' (no such file or not readable)", path));

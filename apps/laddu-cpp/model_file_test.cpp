@@ -1,4 +1,8 @@
+#include <initializer_list>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -344,13 +348,15 @@ TEST(ModelFile, ChannelTableBuildsTheChannelAndItsProposals) {
     EXPECT_FALSE(load_model_file(kModels + "/breit_wigner_zlm.toml").channel);
 }
 
-TEST(ModelFileErrors, ChannelErrorsNameTheKeyAndLine) {
-    const std::string channel = kBase + R"(
+// A channel that reads: each test below changes one piece of it.
+const std::string kChannel = kBase + R"(
 [channel]
 name = "a -> b c"
+scalars = { pol_magnitude = { kind = "uniform", min = 0.3, max = 0.4 } }
 [[channel.edges]]
 name = "a"
 mass = 1.0
+output = false
 initial_momentum = { Momentum = { x = 0.0, y = 0.0, z = 0.0 } }
 [[channel.edges]]
 name = "b"
@@ -363,24 +369,65 @@ name = "decay"
 incoming = ["a"]
 outgoing = ["b", "c"]
 )";
-    EXPECT_EQ(error_of(channel), "");
-    const auto error_with = [&](const std::string& from, const std::string& to) {
-        std::string text = channel;
-        text.replace(text.find(from), from.size(), to);
-        return error_of(text);
-    };
-    const std::string both = error_with("name = \"b\"", "name = \"b\"\nmass = 0.1");
-    EXPECT_NE(both.find("t.toml:18:8:"), std::string::npos) << both;
+
+// The error of kChannel with each `from` replaced by its `to`.
+std::string channel_error(std::initializer_list<std::pair<std::string, std::string>> changes) {
+    std::string text = kChannel;
+    for (const auto& [from, to] : changes) {
+        const std::size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+    }
+    return error_of(text);
+}
+
+TEST(ModelFileErrors, ChannelErrorsNameTheKeyAndLine) {
+    EXPECT_EQ(error_of(kChannel), "");
+    const std::string both = channel_error({{"name = \"b\"", "name = \"b\"\nmass = 0.1"}});
+    EXPECT_NE(both.find("t.toml:20:8:"), std::string::npos) << both;
     EXPECT_NE(both.find("channel.edges[1].mass: give either particle or mass"), std::string::npos)
         << both;
-    const std::string key = error_with("name = \"a\"", "name = \"a\"\nmas = 1.0");
+    const std::string key = channel_error({{"name = \"a\"", "name = \"a\"\nmas = 1.0"}});
     EXPECT_NE(key.find("channel.edges[0].mas: unknown key 'mas'"), std::string::npos) << key;
-    const std::string json = error_with("Momentum", "Momenta");
+    const std::string json = channel_error({{"Momentum", "Momenta"}});
     EXPECT_NE(json.find("channel.edges[0].initial_momentum: InitialMomentum JSON is none of"),
               std::string::npos)
         << json;
-    const std::string topology = error_with("outgoing = [\"b\", \"c\"]", "outgoing = [\"b\"]");
+    const std::string topology =
+        channel_error({{"outgoing = [\"b\", \"c\"]", "outgoing = [\"b\"]"}});
     EXPECT_NE(topology.find("t.toml:10:1: channel: "), std::string::npos) << topology;
+}
+
+// The channel reader reads through the model reader's getters: a value of the wrong type says
+// what it got, wherever in the file it sits.
+TEST(ModelFileErrors, ChannelValuesOfTheWrongTypeSayWhatTheyGot) {
+    const std::string scalars =
+        R"(scalars = { pol_magnitude = { kind = "uniform", min = 0.3, max = 0.4 } })";
+    const std::string vertices = "[[channel.vertices]]\nname = \"decay\"\nincoming = [\"a\"]\n"
+                                 "outgoing = [\"b\", \"c\"]\n";
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        {"output = false", "output = 0",
+         "channel.edges[0].output: expected true or false, got an integer"},
+        {"mass = 1.0", "mass = \"heavy\"",
+         "channel.edges[0].mass: expected a number, got a string"},
+        {"incoming = [\"a\"]", "incoming = []",
+         "channel.vertices[0].incoming: expected at least one name"},
+        {"incoming = [\"a\"]", "incoming = \"a\"",
+         "channel.vertices[0].incoming: expected an array of strings, got a string"},
+        {"incoming = [\"a\"]", "",
+         "channel.vertices[0].incoming: missing (an array of names is required)"},
+        {scalars, "scalars = 1", "channel.scalars: expected a table, got an integer"},
+        {"name = \"a -> b c\"", "name = 3", "channel.name: expected a string, got an integer"},
+    };
+    for (const auto& [from, to, expected] : cases) {
+        const std::string error = channel_error({{from, to}});
+        EXPECT_NE(error.find(expected), std::string::npos) << from << " -> " << to << ": " << error;
+    }
+    // The array of tables goes, a number takes its place.
+    const std::string error = channel_error({{vertices, ""}, {scalars, "vertices = 1"}});
+    EXPECT_NE(error.find("channel.vertices: expected an array, got an integer"), std::string::npos)
+        << error;
+    EXPECT_EQ(channel_error({{"mass = 1.0", "mass = 1"}}), "");  // an integer mass is a number
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ using ::testing::HasSubstr;
 
 using Bytes = std::vector<std::uint8_t>;
 
-const ErrorSite test_site{"f.parquet", "c"};
+const ErrorSite kSite{"f.parquet", "c"};
 
 // Doubles with repeats, as a page of event data looks to a compressor.
 Bytes page_bytes(std::size_t values) {
@@ -33,14 +33,14 @@ Bytes page_bytes(std::size_t values) {
 Bytes round_trip(Codec compress_as, Codec decompress_as, const Bytes& in) {
     const Bytes packed = compress(compress_as, in, 3);
     Bytes out(in.size());
-    decompress(decompress_as, packed, out, test_site, 0);
+    decompress(decompress_as, packed, out, kSite, 0);
     return out;
 }
 
 std::string error_of(Codec codec, const Bytes& in, std::size_t size) {
     Bytes out(size);
     try {
-        decompress(codec, in, out, test_site, 123);
+        decompress(codec, in, out, kSite, 123);
     } catch (const DataError& e) {
         return e.what();
     }
@@ -77,7 +77,7 @@ TEST(Compression, LegacyLz4ReadsSeveralHadoopFrames) {
         framed.insert(framed.end(), frame.begin(), frame.end());
     }
     Bytes out(in.size());
-    decompress(Codec::kLz4, framed, out, test_site, 0);
+    decompress(Codec::kLz4, framed, out, kSite, 0);
     EXPECT_EQ(out, in);
 }
 

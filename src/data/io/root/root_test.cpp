@@ -257,7 +257,7 @@ Bytes payload(std::size_t size) {
     return out;
 }
 
-const ErrorSite site{"f.root", "object", true, 1000};
+const ErrorSite kSite{"f.root", "object", true, 1000};
 
 TEST(RootCompression, Xxh64MatchesTheReference) {
     const std::string abc = "abc";
@@ -290,7 +290,7 @@ TEST(RootCompression, DecodesEveryAlgorithmInSeveralBlocks) {
     Bytes stream = block("ZS", z, first.size());
     const Bytes lz4_block = block("L4", checked, second.size());
     stream.insert(stream.end(), lz4_block.begin(), lz4_block.end());
-    EXPECT_EQ(decompress(stream, data.size(), site), data);
+    EXPECT_EQ(decompress(stream, data.size(), kSite), data);
 
     Bytes x(lzma_stream_buffer_bound(data.size()));
     std::size_t x_size = 0;
@@ -298,25 +298,25 @@ TEST(RootCompression, DecodesEveryAlgorithmInSeveralBlocks) {
                                       x.data(), &x_size, x.size()),
               LZMA_OK);
     x.resize(x_size);
-    EXPECT_EQ(decompress(block("XZ", x, data.size()), data.size(), site), data);
+    EXPECT_EQ(decompress(block("XZ", x, data.size()), data.size(), kSite), data);
 
     // A flipped checksum byte, an unknown algorithm, a short block.
     Bytes bad = stream;
     bad[stream.size() - lz4_block.size() + 9] ^= 1;
-    EXPECT_THROW((void)decompress(bad, data.size(), site), DataError);
+    EXPECT_THROW((void)decompress(bad, data.size(), kSite), DataError);
     bad = stream;
     bad[0] = 'C';
     bad[1] = 'S';
     try {
-        (void)decompress(bad, data.size(), site);
+        (void)decompress(bad, data.size(), kSite);
         ADD_FAILURE();
     } catch (const DataError& error) {
         EXPECT_THAT(error.what(), HasSubstr("unknown compression algorithm"));
         EXPECT_THAT(error.what(), HasSubstr("byte 1000"));
     }
-    EXPECT_THROW((void)decompress(Bytes(stream.begin(), stream.begin() + 20), data.size(), site),
+    EXPECT_THROW((void)decompress(Bytes(stream.begin(), stream.begin() + 20), data.size(), kSite),
                  DataError);
-    EXPECT_THROW((void)decompress(stream, data.size() + 5, site), DataError);
+    EXPECT_THROW((void)decompress(stream, data.size() + 5, kSite), DataError);
 }
 
 }  // namespace
