@@ -1,5 +1,7 @@
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include <laddu/ir/builder.hpp>
@@ -34,129 +36,152 @@ std::vector<std::uint32_t> live_uses(const Program& program, const std::vector<c
     return uses;
 }
 
-}  // namespace
+// One run of fuse_dots over `program`: mark() finds the products each sum absorbs, then run()
+// copies the program into a Builder with those sums as dots.
+class DotFuser {
+public:
+    explicit DotFuser(const Program& program)
+        : program_(program), size_(program.instructions.size()),
+          live_(live_instructions(program, program.outputs)), absorbed_(size_, false),
+          fused_(size_, false), mapped_(size_) {}
 
-Program fuse_dots(const Program& program) {
-    const std::size_t size = program.instructions.size();
+    Program run() {
+        mark();
+        for (const InputSlot& slot : program_.inputs) {
+            b_.add_input(slot.name, slot.kind);
+        }
+        for (std::size_t i = 0; i < size_; ++i) {
+            if (live_[i] != 0 && !absorbed_[i]) {
+                mapped_[i] = copy(program_.instructions[i], i);
+            }
+        }
+        for (std::size_t o = 0; o < program_.outputs.size(); ++o) {
+            b_.add_output(map(program_.outputs[o]),
+                          program_.output_names.empty() ? std::string() : program_.output_names[o]);
+        }
+        b_.set_parameter_count(program_.parameter_count);
+        return b_.finish();
+    }
+
+private:
+    // A product is absorbed into the one sum that uses it; a sum is fused when it absorbs one.
     // Instructions no output reads are dropped (autodiff leaves some: a partial whose adjoint
     // folded to another value), and their reads are not counted, so a product that only a
     // dropped instruction shares with its sum is still absorbed into the sum.
-    const std::vector<char> live = live_instructions(program, program.outputs);
-    const std::vector<std::uint32_t> uses = live_uses(program, live);
-    // A product is absorbed into the one sum that uses it; a sum is fused when it absorbs one.
-    auto absorbable = [&](ValueId id) {
-        return uses[to_index(id)] == 1 && is_product(program.at(id));
-    };
-    std::vector<bool> absorbed(size, false);
-    std::vector<bool> fused(size, false);
-    for (std::size_t i = 0; i < size; ++i) {
-        const Instruction& inst = program.instructions[i];
-        if (live[i] == 0 || inst.op != OpCode::kAddN) {
-            continue;
-        }
-        for (const ValueId operand : program.operands_of(inst)) {
-            if (absorbable(operand)) {
-                absorbed[to_index(operand)] = true;
-                fused[i] = true;
+    void mark() {
+        const std::vector<std::uint32_t> uses = live_uses(program_, live_);
+        for (std::size_t i = 0; i < size_; ++i) {
+            const Instruction& inst = program_.instructions[i];
+            if (live_[i] == 0 || inst.op != OpCode::kAddN) {
+                continue;
+            }
+            for (const ValueId operand : program_.operands_of(inst)) {
+                if (uses[to_index(operand)] == 1 && is_product(program_.at(operand))) {
+                    absorbed_[to_index(operand)] = true;
+                    fused_[i] = true;
+                }
             }
         }
     }
 
-    Builder b;
-    for (const InputSlot& slot : program.inputs) {
-        b.add_input(slot.name, slot.kind);
+    ValueId map(ValueId id) const { return mapped_[to_index(id)]; }
+
+    // Instruction i (live, not absorbed) in the new program.
+    ValueId copy(const Instruction& inst, std::size_t i) {
+        if (inst.op == OpCode::kConstReal) {
+            return b_.const_real(inst.re);
+        }
+        if (inst.op == OpCode::kConstComplex) {
+            return b_.const_complex(inst.re, inst.im);
+        }
+        if (fused_[i]) {
+            return dot(inst);
+        }
+        const auto ops = program_.operands_of(inst);
+        if (inst.op == OpCode::kMul) {
+            const std::array<ValueId, 2> pair = factors_of(ops[0], ops[1]);
+            return b_.binary(OpCode::kMul, pair[0], pair[1]);
+        }
+        operands_.clear();
+        for (const ValueId operand : ops) {
+            operands_.push_back(map(operand));
+        }
+        return b_.emit(inst.op, inst.attr, operands_);
     }
-    std::vector<ValueId> mapped(size);
-    std::vector<ValueId> operands;
-    auto map = [&](ValueId id) {
-        return mapped[to_index(id)];
-    };
+
+    // The fused sum `inst` as one dot: an absorbed product p·q as the pair (p, q), a product of
+    // more factors as (the product of all but the last, the last), any other term t as (t, 1).
+    ValueId dot(const Instruction& inst) {
+        std::vector<ValueId> left;
+        std::vector<ValueId> right;
+        for (const ValueId term : program_.operands_of(inst)) {
+            if (!absorbed_[to_index(term)]) {
+                if (!one_) {
+                    one_ = b_.const_real(1.0);
+                }
+                left.push_back(map(term));
+                right.push_back(*one_);
+                continue;
+            }
+            const auto factors = program_.operands_of(term);
+            if (factors.size() == 2) {
+                const std::array<ValueId, 2> pair = factors_of(factors[0], factors[1]);
+                left.push_back(pair[0]);
+                right.push_back(pair[1]);
+                continue;
+            }
+            operands_.clear();
+            for (std::size_t f = 0; f + 1 < factors.size(); ++f) {
+                operands_.push_back(map(factors[f]));
+            }
+            left.push_back(b_.mul_n(operands_));
+            right.push_back(map(factors.back()));
+        }
+        return b_.dot(left, right);
+    }
+
     // A complex factor x + i·0 (a coupling whose imaginary part is fixed at zero) enters a
     // product as x: x·C takes two real products where (x + i·0)·C takes four and two sums, and
     // its bits are the same wherever C is finite (up to the sign of a zero part). One factor
     // of a pair at most, so the product stays Complex.
-    auto real_zero_imag = [&](ValueId id) {
-        const Instruction& inst = program.at(id);
-        return (inst.op == OpCode::kComplex && is_zero(program.at(program.operands_of(inst)[1]))) ||
+    bool real_zero_imag(ValueId id) const {
+        const Instruction& inst = program_.at(id);
+        return (inst.op == OpCode::kComplex &&
+                is_zero(program_.at(program_.operands_of(inst)[1]))) ||
                (inst.op == OpCode::kConstComplex && inst.im == 0.0);
-    };
-    auto real_part = [&](ValueId id) {
-        const Instruction& inst = program.at(id);
-        return inst.op == OpCode::kConstComplex ? b.const_real(inst.re)
-                                                : map(program.operands_of(inst)[0]);
-    };
-    auto factors_of = [&](ValueId p, ValueId q) -> std::array<ValueId, 2> {
-        if (real_zero_imag(p) && program.at(q).kind == ValueKind::kComplex) {
+    }
+
+    ValueId real_part(ValueId id) {
+        const Instruction& inst = program_.at(id);
+        return inst.op == OpCode::kConstComplex ? b_.const_real(inst.re)
+                                                : map(program_.operands_of(inst)[0]);
+    }
+
+    std::array<ValueId, 2> factors_of(ValueId p, ValueId q) {
+        if (real_zero_imag(p) && program_.at(q).kind == ValueKind::kComplex) {
             return {real_part(p), map(q)};
         }
-        if (real_zero_imag(q) && program.at(p).kind == ValueKind::kComplex) {
+        if (real_zero_imag(q) && program_.at(p).kind == ValueKind::kComplex) {
             return {map(p), real_part(q)};
         }
         return {map(p), map(q)};
-    };
-    ValueId one{};
-    bool have_one = false;
-    for (std::size_t i = 0; i < size; ++i) {
-        const Instruction& inst = program.instructions[i];
-        if (live[i] == 0 || absorbed[i]) {
-            continue;
-        }
-        if (inst.op == OpCode::kConstReal) {
-            mapped[i] = b.const_real(inst.re);
-            continue;
-        }
-        if (inst.op == OpCode::kConstComplex) {
-            mapped[i] = b.const_complex(inst.re, inst.im);
-            continue;
-        }
-        if (fused[i]) {
-            std::vector<ValueId> left;
-            std::vector<ValueId> right;
-            for (const ValueId term : program.operands_of(inst)) {
-                if (!absorbed[to_index(term)]) {
-                    if (!have_one) {
-                        one = b.const_real(1.0);
-                        have_one = true;
-                    }
-                    left.push_back(map(term));
-                    right.push_back(one);
-                    continue;
-                }
-                const auto factors = program.operands_of(term);
-                if (factors.size() == 2) {
-                    const std::array<ValueId, 2> pair = factors_of(factors[0], factors[1]);
-                    left.push_back(pair[0]);
-                    right.push_back(pair[1]);
-                    continue;
-                }
-                operands.clear();
-                for (std::size_t f = 0; f + 1 < factors.size(); ++f) {
-                    operands.push_back(map(factors[f]));
-                }
-                left.push_back(b.mul_n(operands));
-                right.push_back(map(factors.back()));
-            }
-            mapped[i] = b.dot(left, right);
-            continue;
-        }
-        const auto ops = program.operands_of(inst);
-        if (inst.op == OpCode::kMul) {
-            const std::array<ValueId, 2> pair = factors_of(ops[0], ops[1]);
-            mapped[i] = b.binary(OpCode::kMul, pair[0], pair[1]);
-            continue;
-        }
-        operands.clear();
-        for (const ValueId operand : ops) {
-            operands.push_back(map(operand));
-        }
-        mapped[i] = b.emit(inst.op, inst.attr, operands);
     }
-    for (std::size_t o = 0; o < program.outputs.size(); ++o) {
-        b.add_output(map(program.outputs[o]),
-                     program.output_names.empty() ? std::string() : program.output_names[o]);
-    }
-    b.set_parameter_count(program.parameter_count);
-    return b.finish();
+
+    const Program& program_;
+    std::size_t size_;
+    std::vector<char> live_;
+    std::vector<bool> absorbed_;  // products absorbed into their sum
+    std::vector<bool> fused_;     // sums that absorb a product
+    std::vector<ValueId> mapped_;
+    std::vector<ValueId> operands_;  // scratch
+    std::optional<ValueId> one_;     // the constant 1 of a dot's lone terms, once emitted
+    Builder b_;
+};
+
+}  // namespace
+
+Program fuse_dots(const Program& program) {
+    return DotFuser(program).run();
 }
 
 }  // namespace laddu::ir
