@@ -172,12 +172,13 @@ Term Emitter::combine(std::span<const Term> coefficients, std::span<const Term> 
     std::vector<ValueId> rhs;
     bool all_unit = true;
     for (std::size_t j = 0; j < terms.size(); ++j) {
-        if (!terms[j]) {
+        const Term term = terms[j];
+        if (!term) {
             continue;
         }
-        rhs.push_back(*terms[j]);
-        if (coefficients[j]) {
-            lhs.push_back(*coefficients[j]);
+        rhs.push_back(*term);
+        if (const Term coefficient = coefficients[j]) {
+            lhs.push_back(*coefficient);
             all_unit = false;
         } else {
             lhs.push_back(real(1.0));

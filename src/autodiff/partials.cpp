@@ -33,7 +33,8 @@ ValueId asin_derivative(Emitter& e, ValueId x) {
 std::vector<Term> prefix_products(Emitter& e, std::span<const ValueId> v, std::size_t last) {
     std::vector<Term> prefix(v.size());
     for (std::size_t i = 1; i <= last; ++i) {
-        prefix[i] = prefix[i - 1] ? e.mul(*prefix[i - 1], v[i - 1]) : v[i - 1];
+        const Term before = prefix[i - 1];
+        prefix[i] = before ? e.mul(*before, v[i - 1]) : v[i - 1];
     }
     return prefix;
 }
@@ -41,7 +42,8 @@ std::vector<Term> prefix_products(Emitter& e, std::span<const ValueId> v, std::s
 std::vector<Term> suffix_products(Emitter& e, std::span<const ValueId> v, std::size_t first) {
     std::vector<Term> suffix(v.size());
     for (std::size_t i = v.size() - 1; i > first; --i) {
-        suffix[i - 1] = suffix[i] ? e.mul(v[i], *suffix[i]) : v[i];
+        const Term after = suffix[i];
+        suffix[i - 1] = after ? e.mul(v[i], *after) : v[i];
     }
     return suffix;
 }
@@ -68,8 +70,8 @@ std::vector<Partial> mul_n_partials(Emitter& e, std::span<const ValueId> v,
             continue;
         }
         Term c = prefix[i];
-        if (suffix[i]) {
-            c = c ? e.mul(*c, *suffix[i]) : *suffix[i];
+        if (const Term after = suffix[i]) {
+            c = c ? e.mul(*c, *after) : *after;
         }
         partials[i] = linear(c);
     }
@@ -144,6 +146,61 @@ Partial unary_partial(Emitter& e, const ir::Instruction& inst, ValueId x, ValueI
     return Partial{};
 }
 
+// dy = b·a^(b-1)·da + y·log(a)·db, with log taken in the result's kind.
+std::vector<Partial> pow_partials(Emitter& e, std::span<const ValueId> v, ValueId y,
+                                  const std::vector<bool>& active) {
+    std::vector<Partial> partials(2);
+    if (active[0]) {
+        const ValueId lowered = e.binary(OpCode::kPow, v[0], e.sub(v[1], e.real(1.0)));
+        partials[0] = linear(e.mul(v[1], lowered));
+    }
+    if (active[1]) {
+        const ValueId base = e.is_real(y) ? v[0] : e.widen(v[0]);
+        partials[1] = linear(e.mul(y, e.unary(OpCode::kLog, base)));
+    }
+    return partials;
+}
+
+// The partials of a two-operand operation (kSub, kMul, kDiv, kPow, kAtan2, kComplex).
+std::vector<Partial> binary_partials(Emitter& e, OpCode op, std::span<const ValueId> v, ValueId y,
+                                     const std::vector<bool>& active) {
+    std::vector<Partial> partials(2);
+    switch (op) {
+    case OpCode::kSub:
+        partials[0] = active[0] ? linear(std::nullopt) : Partial{};
+        partials[1] = active[1] ? linear(e.real(-1.0)) : Partial{};
+        return partials;
+    case OpCode::kMul:
+        partials[0] = active[0] ? linear(v[1]) : Partial{};
+        partials[1] = active[1] ? linear(v[0]) : Partial{};
+        return partials;
+    case OpCode::kDiv: {
+        // dy = da/b - (y/b)·db.
+        const ValueId inverse = e.div(e.real(1.0), v[1]);
+        partials[0] = active[0] ? linear(inverse) : Partial{};
+        partials[1] = active[1] ? linear(e.neg(e.mul(y, inverse))) : Partial{};
+        return partials;
+    }
+    case OpCode::kPow:
+        return pow_partials(e, v, y, active);
+    case OpCode::kAtan2: {
+        // atan2(y, x): d = (x·dy - y·dx)/(x² + y²).
+        const ValueId radius = e.add(e.mul(v[0], v[0]), e.mul(v[1], v[1]));
+        partials[0] = active[0] ? linear(e.div(v[1], radius)) : Partial{};
+        partials[1] = active[1] ? linear(e.neg(e.div(v[0], radius))) : Partial{};
+        return partials;
+    }
+    case OpCode::kComplex:
+        partials[0] = active[0] ? linear(std::nullopt) : Partial{};
+        partials[1] = active[1] ? linear(e.complex_constant(0.0, 1.0)) : Partial{};
+        return partials;
+    default:
+        break;
+    }
+    LADDU_ASSERT(false) << "no binary partials for " << ir::opcode_name(op);
+    return partials;
+}
+
 }  // namespace
 
 std::vector<Partial> local_partials(Emitter& e, const ir::Instruction& inst,
@@ -160,43 +217,12 @@ std::vector<Partial> local_partials(Emitter& e, const ir::Instruction& inst,
         }
         return partials;
     case OpCode::kSub:
-        partials[0] = active[0] ? linear(std::nullopt) : Partial{};
-        partials[1] = active[1] ? linear(e.real(-1.0)) : Partial{};
-        return partials;
     case OpCode::kMul:
-        partials[0] = active[0] ? linear(v[1]) : Partial{};
-        partials[1] = active[1] ? linear(v[0]) : Partial{};
-        return partials;
-    case OpCode::kDiv: {
-        // dy = da/b - (y/b)·db.
-        const ValueId inverse = e.div(e.real(1.0), v[1]);
-        partials[0] = active[0] ? linear(inverse) : Partial{};
-        partials[1] = active[1] ? linear(e.neg(e.mul(y, inverse))) : Partial{};
-        return partials;
-    }
-    case OpCode::kPow: {
-        // dy = b·a^(b-1)·da + y·log(a)·db, with log taken in the result's kind.
-        if (active[0]) {
-            const ValueId lowered = e.binary(OpCode::kPow, v[0], e.sub(v[1], e.real(1.0)));
-            partials[0] = linear(e.mul(v[1], lowered));
-        }
-        if (active[1]) {
-            const ValueId base = e.is_real(y) ? v[0] : e.widen(v[0]);
-            partials[1] = linear(e.mul(y, e.unary(OpCode::kLog, base)));
-        }
-        return partials;
-    }
-    case OpCode::kAtan2: {
-        // atan2(y, x): d = (x·dy - y·dx)/(x² + y²).
-        const ValueId radius = e.add(e.mul(v[0], v[0]), e.mul(v[1], v[1]));
-        partials[0] = active[0] ? linear(e.div(v[1], radius)) : Partial{};
-        partials[1] = active[1] ? linear(e.neg(e.div(v[0], radius))) : Partial{};
-        return partials;
-    }
+    case OpCode::kDiv:
+    case OpCode::kPow:
+    case OpCode::kAtan2:
     case OpCode::kComplex:
-        partials[0] = active[0] ? linear(std::nullopt) : Partial{};
-        partials[1] = active[1] ? linear(e.complex_constant(0.0, 1.0)) : Partial{};
-        return partials;
+        return binary_partials(e, inst.op, v, y, active);
     case OpCode::kMulN:
         return mul_n_partials(e, v, active);
     case OpCode::kDot: {
