@@ -4,7 +4,10 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <string>
 #include <system_error>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -46,18 +49,30 @@ pid_t temporary_owner(std::string_view tail) {
     return static_cast<pid_t>(pid);
 }
 
-// Removes `<target>.tmp-<host>-<pid>-<n>` files whose process no longer exists. Best effort:
-// errors (an unreadable directory, a file removed meanwhile) are ignored.
-void remove_stale_temporaries(const std::filesystem::path& target, std::string_view prefix) {
-    const std::filesystem::path dir =
-        target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+// Removes the temporaries `<target>.tmp-<host>-<pid>-<n>` of this host in `dir`, of any target,
+// whose process no longer exists. A directory is read once per process, at its first
+// AtomicFile: a listing costs time in proportion to the directory (the JIT object cache holds
+// thousands of objects and writes one file per new kernel), and a temporary can turn stale only
+// when its process dies, which the next process cleans up. Best effort: errors (an unreadable
+// directory, a file removed meanwhile) are ignored.
+void remove_stale_temporaries(const std::filesystem::path& dir, const std::string& marker) {
+    static std::mutex mutex;
+    static std::unordered_set<std::string> listed;
     std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(dir, ec).lexically_normal();
+    {
+        const std::lock_guard lock(mutex);
+        if (!listed.insert((ec ? dir : absolute).string()).second) {
+            return;
+        }
+    }
     for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (!name.starts_with(prefix)) {
+        const std::size_t at = name.rfind(marker);
+        if (at == std::string::npos || at == 0) {
             continue;
         }
-        const pid_t pid = temporary_owner(std::string_view(name).substr(prefix.size()));
+        const pid_t pid = temporary_owner(std::string_view(name).substr(at + marker.size()));
         if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) {
             std::error_code ignored;
             std::filesystem::remove(it->path(), ignored);
@@ -70,8 +85,9 @@ void remove_stale_temporaries(const std::filesystem::path& target, std::string_v
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
     static std::atomic<unsigned> counter{0};
     const std::filesystem::path target(path_);
-    const std::string prefix = fmt::format("{}.tmp-{}-", target.filename().string(), host_name());
-    remove_stale_temporaries(target, prefix);
+    remove_stale_temporaries(target.has_parent_path() ? target.parent_path()
+                                                      : std::filesystem::path("."),
+                             fmt::format(".tmp-{}-", host_name()));
     temp_ = fmt::format("{}.tmp-{}-{}-{}", path_, host_name(), static_cast<long>(::getpid()),
                         counter++);
     fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

@@ -138,16 +138,22 @@ TEST(AtomicFile, AFailedWriteThrowsAndLeavesNoPartialFile) {
     fs::remove_all(dir);
 }
 
-TEST(AtomicFile, RemovesTheStaleTemporariesOfDeadProcessesOnly) {
-    const fs::path dir = scratch("stale");
-    const std::string target = (dir / "data.parquet").string();
+// The pid of a process that has exited and been reaped: no process has it (until it is reused).
+pid_t dead_pid() {
     const pid_t dead = ::fork();
-    ASSERT_GE(dead, 0);
     if (dead == 0) {
         std::_Exit(0);
     }
     int status = 0;
-    ASSERT_EQ(::waitpid(dead, &status, 0), dead);  // reaped: the pid no longer exists
+    EXPECT_EQ(::waitpid(dead, &status, 0), dead);
+    return dead;
+}
+
+TEST(AtomicFile, RemovesTheStaleTemporariesOfDeadProcessesOnly) {
+    const fs::path dir = scratch("stale");
+    const std::string target = (dir / "data.parquet").string();
+    const pid_t dead = dead_pid();
+    ASSERT_GT(dead, 0);
     const std::string stale = target + ".tmp-" + host() + "-" + std::to_string(dead) + "-0";
     const std::string live = target + ".tmp-" + host() + "-" + std::to_string(::getppid()) + "-3";
     const std::string other_host = target + ".tmp-elsewhere-" + std::to_string(dead) + "-0";
@@ -159,6 +165,28 @@ TEST(AtomicFile, RemovesTheStaleTemporariesOfDeadProcessesOnly) {
     EXPECT_TRUE(fs::exists(live));
     EXPECT_TRUE(fs::exists(other_host));
     EXPECT_EQ(read_all(target), "complete");
+    fs::remove_all(dir);
+}
+
+// A directory is read once per process, at its first AtomicFile, which removes the stale
+// temporaries of every target in it; later files there do not list it again (a directory of
+// thousands of JIT objects would cost a listing per object).
+TEST(AtomicFile, ListsADirectoryOnceAndRemovesTheStaleTemporariesOfEveryTarget) {
+    const fs::path dir = scratch("listed");
+    const pid_t dead = dead_pid();
+    ASSERT_GT(dead, 0);
+    const std::string tail = ".tmp-" + host() + "-" + std::to_string(dead) + "-";
+    const fs::path stale_a = dir / ("a.json" + tail + "0");
+    const fs::path stale_b = dir / ("b.parquet" + tail + "7");
+    std::ofstream(stale_a) << "partial";
+    std::ofstream(stale_b) << "partial";
+    write_file_atomically((dir / "c.txt").string(), "c");
+    EXPECT_FALSE(fs::exists(stale_a));
+    EXPECT_FALSE(fs::exists(stale_b));
+    std::ofstream(stale_a) << "partial";
+    write_file_atomically((dir / "d.txt").string(), "d");
+    EXPECT_TRUE(fs::exists(stale_a)) << "the directory was listed again";
+    EXPECT_EQ(read_all(dir / "d.txt"), "d");
     fs::remove_all(dir);
 }
 

@@ -24,8 +24,9 @@ namespace laddu {
 /// A file written through a temporary beside it and renamed over it by commit().
 class AtomicFile {
 public:
-    /// Creates the temporary for `path` (and removes stale ones of dead processes); DataError
-    /// when it cannot be created.
+    /// Creates the temporary for `path`; DataError when it cannot be created. The first
+    /// AtomicFile of a process in a directory removes the directory's temporaries left by dead
+    /// processes of this host (of any target); later ones do not read the directory again.
     explicit AtomicFile(std::string path);
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
