@@ -337,18 +337,22 @@ ParameterFunction::ParameterFunction(const ir::Program& program, JitPolicy jit,
 std::vector<std::complex<double>>
 ParameterFunction::operator()(std::span<const double> params) const {
     if (evaluator_->jit) {
-        // One "event" with no inputs: every value is invariant, the kernel stores it once.
-        const std::size_t outputs = evaluator_->jit->program().outputs.size();
-        std::vector<double> parts(2 * outputs, 0.0);
-        std::vector<ir::OutputColumn> out(outputs);
-        for (std::size_t j = 0; j < outputs; ++j) {
-            out[j] = ir::OutputColumn{&parts[2 * j], &parts[2 * j + 1]};
-        }
-        evaluator_->jit->bind(params)->run(ir::ColumnView{{}, 1}, 0, 1, out);
+        // One "event" with no inputs: every value is invariant, the kernel stores it once. The
+        // outputs go straight into the result ([complex.numbers]: an array of complex<double>
+        // is an array of (re, im) doubles), a Real output's imaginary part staying 0. The
+        // worker (the bound kernel and its pointers) is kept from call to call.
+        const detail::ChunkKernel& kernel = *evaluator_->jit;
+        const std::size_t outputs = kernel.program().outputs.size();
         std::vector<std::complex<double>> values(outputs);
+        std::unique_ptr<detail::ChunkWorker> worker = kernel.acquire_worker(params);
+        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): see above
+        auto* parts = reinterpret_cast<double*>(values.data());
+        worker->out.resize(outputs);
         for (std::size_t j = 0; j < outputs; ++j) {
-            values[j] = {parts[2 * j], parts[2 * j + 1]};
+            worker->out[j] = ir::OutputColumn{parts + (2 * j), parts + (2 * j) + 1};
         }
+        worker->kernel->run(ir::ColumnView{{}, 1}, 0, 1, worker->out);
+        kernel.release_worker(std::move(worker));
         return values;
     }
     const interp::Interpreter& interpreter = evaluator_->interpreter;

@@ -47,36 +47,42 @@ TEST(ParameterFunction, EvaluatesTheProgramAtEachParameterVector) {
     }
 }
 
-// Its workspaces are kept between calls: callers on several threads at once each get their own
-// and the same numbers as one caller alone; a failed call leaves the function usable.
+// Its workspaces (interpreter) and bound kernels (JIT) are kept between calls: callers on
+// several threads at once each get their own and the same numbers as one caller alone; a
+// failed call leaves the function usable.
 TEST(ParameterFunction, CallersOnSeveralThreadsGetTheSameNumbers) {
-    const ParameterFunction f(coefficients());
-    EXPECT_THROW((void)f(std::vector<double>{1.0}), EvaluationError);
-    constexpr std::size_t kThreads = 4;
-    constexpr std::size_t kCalls = 500;
-    std::vector<std::vector<std::complex<double>>> expected;
-    const auto params = [](std::size_t c) {
-        const double x = static_cast<double>(c);
-        return std::vector<double>{0.01 * x, 1.0, -0.5, 0.02 * x};
-    };
-    for (std::size_t c = 0; c < kCalls; ++c) {
-        expected.push_back(f(params(c)));
-    }
-    std::vector<int> mismatches(kThreads, 0);
-    std::vector<std::thread> threads;
-    for (std::size_t t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&, t] {
-            for (std::size_t c = 0; c < kCalls; ++c) {
-                if (f(params(c)) != expected[c]) {
-                    ++mismatches[t];
+    std::vector<ParameterFunction> functions{ParameterFunction(coefficients())};
+#if LADDU_HAVE_JIT
+    functions.emplace_back(coefficients(), JitPolicy::kEnabled);
+#endif
+    for (const ParameterFunction& f : functions) {
+        EXPECT_THROW((void)f(std::vector<double>{1.0}), EvaluationError);
+        constexpr std::size_t kThreads = 4;
+        constexpr std::size_t kCalls = 500;
+        std::vector<std::vector<std::complex<double>>> expected;
+        const auto params = [](std::size_t c) {
+            const double x = static_cast<double>(c);
+            return std::vector<double>{0.01 * x, 1.0, -0.5, 0.02 * x};
+        };
+        for (std::size_t c = 0; c < kCalls; ++c) {
+            expected.push_back(f(params(c)));
+        }
+        std::vector<int> mismatches(kThreads, 0);
+        std::vector<std::thread> threads;
+        for (std::size_t t = 0; t < kThreads; ++t) {
+            threads.emplace_back([&, t] {
+                for (std::size_t c = 0; c < kCalls; ++c) {
+                    if (f(params(c)) != expected[c]) {
+                        ++mismatches[t];
+                    }
                 }
-            }
-        });
+            });
+        }
+        for (std::thread& thread : threads) {
+            thread.join();
+        }
+        EXPECT_EQ(mismatches, std::vector<int>(kThreads, 0));
     }
-    for (std::thread& thread : threads) {
-        thread.join();
-    }
-    EXPECT_EQ(mismatches, std::vector<int>(kThreads, 0));
 }
 
 // On the JIT (which a likelihood's policy gives it from the event count its kernels take the

@@ -54,9 +54,10 @@ normalization_statistics(const compile::NormalizationDecomposition& decompositio
 /// called once or twice per likelihood evaluation, like the likelihood's own kernels, so it
 /// takes the backend they take: the JIT when `jit` asks for it for a program run once per
 /// evaluation of a likelihood over `events` events (kAuto: from the same event count on as
-/// the likelihood's kernels), else the interpreter, whose workspaces are kept between calls
-/// (one per caller running at once). Both give the same bits; the JIT runs the K-matrix
-/// benchmark's 363-instruction normalisation gradient in a fraction of the interpreter's ~6 µs.
+/// the likelihood's kernels), else the interpreter. What a call needs besides its result (the
+/// interpreter's workspace, the JIT's bound kernel) is kept between calls, one per caller
+/// running at once. Both give the same bits; the JIT runs the K-matrix benchmark's
+/// 363-instruction normalisation gradient in a fraction of the interpreter's ~6 µs.
 class ParameterFunction {
 public:
     /// CompileError when `program` has inputs; BackendError when `jit` is kEnabled and the JIT
