@@ -418,7 +418,11 @@ private:
         const std::string type = string(t, "type", path);
         Expr e = build(type, t, path);
         if (t.contains("tag")) {
-            e = e.tagged(string(t, "tag", path));
+            const std::string tag = string(t, "tag", path);
+            if (tag.empty()) {
+                fail(t.get("tag"), dotted(path, "tag"), "expected a tag name, got an empty string");
+            }
+            e = e.tagged(tag);
         }
         building_.erase(name);
         built_.emplace(name, e);
