@@ -8,10 +8,7 @@ namespace laddu::autodiff::detail {
 using ir::OpCode;
 
 Emitter::Emitter(const ir::Program& primal) {
-    for (const ir::InputSlot& slot : primal.inputs) {
-        builder_.add_input(slot.name, slot.kind);
-    }
-    builder_.set_parameter_count(primal.parameter_count);
+    builder_.add_signature_of(primal);
 }
 
 ValueId Emitter::copy(const ir::Instruction& inst, std::span<const ValueId> operands) {

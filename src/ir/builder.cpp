@@ -145,6 +145,20 @@ void Builder::add_output(ValueId id, std::string name) {
     program_.output_names.push_back(std::move(name));
 }
 
+void Builder::add_signature_of(const Program& program) {
+    for (const InputSlot& slot : program.inputs) {
+        add_input(slot.name, slot.kind);
+    }
+    set_parameter_count(program.parameter_count);
+}
+
+void Builder::add_outputs_of(const Program& program, std::span<const ValueId> mapped) {
+    for (std::size_t o = 0; o < program.outputs.size(); ++o) {
+        add_output(mapped[to_index(program.outputs[o])],
+                   program.output_names.empty() ? std::string() : program.output_names[o]);
+    }
+}
+
 ValueKind Builder::kind_of(ValueId id) const {
     check_id(id);
     return program_.instructions[to_index(id)].kind;

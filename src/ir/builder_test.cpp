@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,41 @@ TEST(Builder, UnnamedOutputsDropAllNames) {
     const Program program = b.finish();
     EXPECT_TRUE(program.output_names.empty());
     EXPECT_EQ(program.outputs.size(), 2U);
+}
+
+// A pass that copies every instruction of a program, through add_signature_of and
+// add_outputs_of, gets the program back: the same inputs, parameter count, outputs and names.
+TEST(Builder, ARewriteKeepsTheSignatureAndTheNamedOutputs) {
+    Builder source;
+    const std::uint32_t amp = source.add_input("amp", ValueKind::kComplex);
+    const std::uint32_t x = source.add_input("x", ValueKind::kReal);
+    const ValueId product = source.binary(OpCode::kMul, source.load(amp),
+                                          source.complex(source.param(2), source.load(x)));
+    source.add_output(source.unary(OpCode::kNormSqr, product), "intensity");
+    source.add_output(product, "amplitude");
+    source.set_parameter_count(4);
+    const Program program = source.finish();
+
+    Builder copy;
+    copy.add_signature_of(program);
+    std::vector<ValueId> mapped;
+    for (const Instruction& inst : program.instructions) {
+        std::vector<ValueId> operands;
+        for (const ValueId operand : program.operands_of(inst)) {
+            operands.push_back(mapped[to_index(operand)]);
+        }
+        mapped.push_back(copy.emit(inst.op, inst.attr, operands));
+    }
+    copy.add_outputs_of(program, mapped);
+    const Program copied = copy.finish();
+    EXPECT_EQ(copied.parameter_count, 4U);
+    ASSERT_EQ(copied.inputs.size(), 2U);
+    EXPECT_EQ(copied.inputs[0].name, "amp");
+    EXPECT_EQ(copied.inputs[0].kind, ValueKind::kComplex);
+    EXPECT_EQ(copied.inputs[1].name, "x");
+    EXPECT_EQ(copied.outputs, program.outputs);
+    EXPECT_EQ(copied.output_names, (std::vector<std::string>{"intensity", "amplitude"}));
+    EXPECT_EQ(copied.instructions.size(), program.instructions.size());
 }
 
 TEST(Stats, CountsByClassAndOpcode) {

@@ -47,19 +47,13 @@ public:
 
     Program run() {
         mark();
-        for (const InputSlot& slot : program_.inputs) {
-            b_.add_input(slot.name, slot.kind);
-        }
+        b_.add_signature_of(program_);
         for (std::size_t i = 0; i < size_; ++i) {
             if (live_[i] != 0 && !absorbed_[i]) {
                 mapped_[i] = copy(program_.instructions[i], i);
             }
         }
-        for (std::size_t o = 0; o < program_.outputs.size(); ++o) {
-            b_.add_output(map(program_.outputs[o]),
-                          program_.output_names.empty() ? std::string() : program_.output_names[o]);
-        }
-        b_.set_parameter_count(program_.parameter_count);
+        b_.add_outputs_of(program_, mapped_);
         return b_.finish();
     }
 

@@ -86,6 +86,14 @@ public:
     /// every output has one).
     void add_output(ValueId id, std::string name = {});
 
+    /// Declares `program`'s input slots, in order, and sets its parameter count: the start of
+    /// a pass that rewrites `program` into this builder.
+    void add_signature_of(const Program& program);
+
+    /// Adds `program`'s outputs, in order and with their names, as the values `mapped` gives
+    /// them (mapped[i]: what instruction i of `program` became here): the end of such a pass.
+    void add_outputs_of(const Program& program, std::span<const ValueId> mapped);
+
     /// The kind of a value built so far.
     [[nodiscard]] ValueKind kind_of(ValueId id) const;
 
