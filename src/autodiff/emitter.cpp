@@ -12,14 +12,7 @@ Emitter::Emitter(const ir::Program& primal) {
 }
 
 ValueId Emitter::copy(const ir::Instruction& inst, std::span<const ValueId> operands) {
-    switch (inst.op) {
-    case OpCode::kConstReal:
-        return builder_.const_real(inst.re);
-    case OpCode::kConstComplex:
-        return builder_.const_complex(inst.re, inst.im);
-    default:
-        return builder_.emit(inst.op, inst.attr, operands);
-    }
+    return builder_.copy(inst, operands);
 }
 
 bool Emitter::is_constant(ValueId id, double re, double im) const {

@@ -145,6 +145,19 @@ void Builder::add_output(ValueId id, std::string name) {
     program_.output_names.push_back(std::move(name));
 }
 
+ValueId Builder::copy(const Instruction& inst, std::span<const ValueId> operands) {
+    switch (inst.op) {
+    case OpCode::kConstReal:
+        return const_real(inst.re);
+    case OpCode::kConstComplex:
+        return const_complex(inst.re, inst.im);
+    case OpCode::kParam:
+        return param(inst.attr);
+    default:
+        return emit(inst.op, inst.attr, operands);
+    }
+}
+
 void Builder::add_signature_of(const Program& program) {
     for (const InputSlot& slot : program.inputs) {
         add_input(slot.name, slot.kind);

@@ -177,16 +177,19 @@ TEST(Builder, UnnamedOutputsDropAllNames) {
     EXPECT_EQ(program.outputs.size(), 2U);
 }
 
-// A pass that copies every instruction of a program, through add_signature_of and
-// add_outputs_of, gets the program back: the same inputs, parameter count, outputs and names.
-TEST(Builder, ARewriteKeepsTheSignatureAndTheNamedOutputs) {
+// A pass that copies every instruction of a program (copy), between add_signature_of and
+// add_outputs_of, gets the program back: the same inputs, parameter count, instructions (the
+// constants' values and the parameters' indices too), outputs and names.
+TEST(Builder, ARewriteKeepsTheSignatureInstructionsAndNamedOutputs) {
     Builder source;
     const std::uint32_t amp = source.add_input("amp", ValueKind::kComplex);
     const std::uint32_t x = source.add_input("x", ValueKind::kReal);
-    const ValueId product = source.binary(OpCode::kMul, source.load(amp),
-                                          source.complex(source.param(2), source.load(x)));
+    const ValueId scaled = source.binary(OpCode::kMul, source.const_real(2.5), source.load(x));
+    const ValueId product =
+        source.binary(OpCode::kMul, source.load(amp), source.complex(source.param(2), scaled));
     source.add_output(source.unary(OpCode::kNormSqr, product), "intensity");
-    source.add_output(product, "amplitude");
+    source.add_output(source.binary(OpCode::kAdd, product, source.const_complex(0.5, -1.5)),
+                      "amplitude");
     source.set_parameter_count(4);
     const Program program = source.finish();
 
@@ -198,7 +201,7 @@ TEST(Builder, ARewriteKeepsTheSignatureAndTheNamedOutputs) {
         for (const ValueId operand : program.operands_of(inst)) {
             operands.push_back(mapped[to_index(operand)]);
         }
-        mapped.push_back(copy.emit(inst.op, inst.attr, operands));
+        mapped.push_back(copy.copy(inst, operands));
     }
     copy.add_outputs_of(program, mapped);
     const Program copied = copy.finish();
@@ -209,7 +212,15 @@ TEST(Builder, ARewriteKeepsTheSignatureAndTheNamedOutputs) {
     EXPECT_EQ(copied.inputs[1].name, "x");
     EXPECT_EQ(copied.outputs, program.outputs);
     EXPECT_EQ(copied.output_names, (std::vector<std::string>{"intensity", "amplitude"}));
-    EXPECT_EQ(copied.instructions.size(), program.instructions.size());
+    ASSERT_EQ(copied.instructions.size(), program.instructions.size());
+    for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+        const Instruction& want = program.instructions[i];
+        const Instruction& got = copied.instructions[i];
+        EXPECT_EQ(got.op, want.op) << i;
+        EXPECT_EQ(got.attr, want.attr) << i;
+        EXPECT_EQ(got.re, want.re) << i;
+        EXPECT_EQ(got.im, want.im) << i;
+    }
 }
 
 TEST(Stats, CountsByClassAndOpcode) {

@@ -31,17 +31,7 @@ public:
                 continue;
             }
             const Instruction& inst = program.instructions[i];
-            switch (inst.op) {
-            case OpCode::kConstReal:
-                copied[i] = builder_.const_real(inst.re);
-                continue;
-            case OpCode::kConstComplex:
-                copied[i] = builder_.const_complex(inst.re, inst.im);
-                continue;
-            case OpCode::kParam:
-                copied[i] = builder_.param(inst.attr);
-                continue;
-            case OpCode::kLoad: {
+            if (inst.op == OpCode::kLoad) {
                 if (const std::optional<ValueId> value = from_first(inst.attr); value.has_value()) {
                     copied[i] = *value;
                 } else {
@@ -49,15 +39,12 @@ public:
                 }
                 continue;
             }
-            default:
-                break;
-            }
             operands.clear();
             for (const ValueId operand : program.operands_of(inst)) {
                 // Operands precede their users, and a live value's operands are live.
                 operands.push_back(copied[to_index(operand)]);
             }
-            copied[i] = builder_.emit(inst.op, inst.attr, operands);
+            copied[i] = builder_.copy(inst, operands);
         }
         return copied;
     }

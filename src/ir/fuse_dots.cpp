@@ -82,12 +82,6 @@ private:
 
     // Instruction i (live, not absorbed) in the new program.
     ValueId copy(const Instruction& inst, std::size_t i) {
-        if (inst.op == OpCode::kConstReal) {
-            return b_.const_real(inst.re);
-        }
-        if (inst.op == OpCode::kConstComplex) {
-            return b_.const_complex(inst.re, inst.im);
-        }
         if (fused_[i]) {
             return dot(inst);
         }
@@ -100,7 +94,7 @@ private:
         for (const ValueId operand : ops) {
             operands_.push_back(map(operand));
         }
-        return b_.emit(inst.op, inst.attr, operands_);
+        return b_.copy(inst, operands_);
     }
 
     // The fused sum `inst` as one dot: an absorbed product p·q as the pair (p, q), a product of

@@ -167,14 +167,6 @@ private:
             emit_product(i, *read);
             return;
         }
-        if (inst.op == OpCode::kConstReal) {
-            mapped_[i] = b_.const_real(inst.re);
-            return;
-        }
-        if (inst.op == OpCode::kConstComplex) {
-            mapped_[i] = b_.const_complex(inst.re, inst.im);
-            return;
-        }
         const auto ops = program_.operands_of(inst);
         if (inst.op == OpCode::kReal || inst.op == OpCode::kImag) {
             const auto& of = inst.op == OpCode::kReal ? re_of_product_ : im_of_product_;
@@ -187,7 +179,7 @@ private:
         for (const ValueId operand : ops) {
             operands_.push_back(map(operand));
         }
-        mapped_[i] = b_.emit(inst.op, inst.attr, operands_);
+        mapped_[i] = b_.copy(inst, operands_);
     }
 
     const Program& program_;

@@ -86,6 +86,12 @@ public:
     /// every output has one).
     void add_output(ValueId id, std::string name = {});
 
+    /// `inst`, an instruction of another program, with `operands` (values of this builder) in
+    /// place of its own: a constant keeps its value and a parameter its index (param());
+    /// anything else goes through emit() with its opcode and attr. A pass that rewrites a
+    /// program copies what it leaves unchanged with this.
+    ValueId copy(const Instruction& inst, std::span<const ValueId> operands);
+
     /// Declares `program`'s input slots, in order, and sets its parameter count: the start of
     /// a pass that rewrites `program` into this builder.
     void add_signature_of(const Program& program);
