@@ -55,6 +55,20 @@ llvm::Value* Lowerer::intrinsic(llvm::Intrinsic::ID id, llvm::Value* a) {
     return b_.CreateUnaryIntrinsic(id, a);
 }
 
+// The external function `name` of the process (libm, the laddu_jit_* helpers), declared once
+// per module as nounwind, willreturn and touching only `memory`, so that LLVM may hoist, merge
+// and vectorise around its calls.
+llvm::FunctionCallee Lowerer::declare_helper(const char* name, llvm::FunctionType* type,
+                                             llvm::MemoryEffects memory) {
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(name, type);
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+        f->setMemoryEffects(memory);
+        f->setDoesNotThrow();
+        f->setWillReturn();
+    }
+    return callee;
+}
+
 // A libm function by its C name ("tan"; "tanf" in f32 kernels), resolved from the process.
 llvm::Value* Lowerer::libm(const char* name, std::initializer_list<llvm::Value*> args) {
     std::string symbol = name;
@@ -63,12 +77,8 @@ llvm::Value* Lowerer::libm(const char* name, std::initializer_list<llvm::Value*>
     }
     const std::vector<llvm::Type*> params(args.size(), fty_);
     auto* type = llvm::FunctionType::get(fty_, params, false);
-    llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, type);
-    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-        f->setDoesNotAccessMemory();
-        f->setDoesNotThrow();
-        f->setWillReturn();
-    }
+    const llvm::FunctionCallee callee =
+        declare_helper(symbol.c_str(), type, llvm::MemoryEffects::none());
     return b_.CreateCall(callee, std::vector<llvm::Value*>(args));
 }
 
@@ -77,12 +87,7 @@ Value Lowerer::complex_helper(const char* name, std::initializer_list<llvm::Valu
     const std::vector<llvm::Type*> params(args.size(), f64_);
     auto* result_type = llvm::StructType::get(ctx_, {f64_, f64_});
     auto* type = llvm::FunctionType::get(result_type, params, false);
-    llvm::FunctionCallee callee = module_.getOrInsertFunction(name, type);
-    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-        f->setDoesNotAccessMemory();
-        f->setDoesNotThrow();
-        f->setWillReturn();
-    }
+    const llvm::FunctionCallee callee = declare_helper(name, type, llvm::MemoryEffects::none());
     std::vector<llvm::Value*> wide;
     for (llvm::Value* a : args) {
         wide.push_back(widen(a));
@@ -395,12 +400,8 @@ void Lowerer::solve(std::uint32_t index, std::span<const ir::ValueId> operands,
     }
     auto* i32 = b_.getInt32Ty();
     auto* type = llvm::FunctionType::get(b_.getVoidTy(), {i32, i32, ptr_, ptr_, ptr_}, false);
-    llvm::FunctionCallee callee = module_.getOrInsertFunction("laddu_jit_solve", type);
-    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-        f->setOnlyAccessesArgMemory();
-        f->setDoesNotThrow();
-        f->setWillReturn();
-    }
+    const llvm::FunctionCallee callee =
+        declare_helper("laddu_jit_solve", type, llvm::MemoryEffects::argMemOnly());
     b_.CreateCall(callee,
                   {llvm::ConstantInt::get(i32, n), llvm::ConstantInt::get(i32, m), a, rhs, x});
     std::vector<Value>& elements = vectors_[index];

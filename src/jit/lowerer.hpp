@@ -12,6 +12,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/Support/ModRef.h>
 
 #include <laddu/ir/program.hpp>
 
@@ -75,6 +76,8 @@ private:
     llvm::Value* narrow(llvm::Value* v);
     llvm::Value* load_column(llvm::Value* column);
     llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* a);
+    llvm::FunctionCallee declare_helper(const char* name, llvm::FunctionType* type,
+                                        llvm::MemoryEffects memory);
     llvm::Value* libm(const char* name, std::initializer_list<llvm::Value*> args);
     Value complex_helper(const char* name, std::initializer_list<llvm::Value*> args);
     llvm::Value* entry_alloca(std::uint32_t doubles);
