@@ -327,7 +327,7 @@ detail::WorkspaceState& Interpreter::run_invariant_steps(std::span<const double>
         throw InternalError("workspace was made by a different interpreter; use "
                             "make_workspace() of the interpreter that runs it");
     }
-    detail::Frame<double> frame{s.invariants.data(), 1, nullptr, 0, 1};
+    const detail::Frame<double> frame{s.invariants.data(), 1, nullptr, 0, 1};
     detail::run_steps<double>(*plan_, plan_->invariant_steps, frame, params, s);
     // The broadcasts are not refreshed yet: run_block() must wait for evaluate_invariants().
     s.invariants_ready = false;
@@ -342,25 +342,6 @@ void Interpreter::evaluate_invariants(std::span<const double> params, Workspace&
         detail::broadcast<float>(*plan_, s);
     }
     s.invariants_ready = true;
-}
-
-std::vector<std::complex<double>>
-Interpreter::evaluate_parameter_outputs(std::span<const double> params,
-                                        Workspace& workspace) const {
-    const detail::WorkspaceState& s = run_invariant_steps(params, workspace);
-    std::vector<std::complex<double>> values(plan_->invariant_outputs.size());
-    for (std::size_t j = 0; j < values.size(); ++j) {
-        const std::uint32_t at = plan_->invariant_outputs[j];
-        if (at == detail::kNotInvariant) {
-            throw InternalError(fmt::format(
-                "output {} of this program is computed per event; evaluate it with run_block()",
-                j));
-        }
-        const bool complex =
-            plan_->program.at(plan_->program.outputs[j]).kind == ir::ValueKind::kComplex;
-        values[j] = {s.invariants[at], complex ? s.invariants[at + 1] : 0.0};
-    }
-    return values;
 }
 
 template <typename T>

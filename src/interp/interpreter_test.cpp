@@ -642,58 +642,6 @@ TEST(Interpreter, ACouplingWithAFixedZeroImaginaryPartKeepsItsProductsBits) {
     }
 }
 
-// A program of the parameters alone (a normalisation's coefficients): its invariant outputs
-// come straight from the invariant steps, with the bits evaluate_invariants() and a one-event
-// block give, and a workspace serves call after call.
-TEST(Interpreter, ParameterOutputsAreTheBlocksBitsWithoutABlock) {
-    Builder b;
-    const ValueId c0 = b.complex(b.param(0), b.param(1));
-    const ValueId c1 = b.complex(b.param(2), b.const_real(0.5));
-    b.add_output(b.binary(OpCode::kMul, c0, b.unary(OpCode::kConj, c1)), "product");
-    b.add_output(b.unary(OpCode::kNormSqr, c0), "norm");
-    b.add_output(b.unary(OpCode::kExp, b.binary(OpCode::kDiv, c1, c0)), "ratio");
-    b.set_parameter_count(3);
-    const Interpreter interp = Interpreter::prepare(b.finish());
-    Workspace reused = interp.make_workspace();
-    std::mt19937_64 rng(5);
-    std::uniform_real_distribution<double> value(-2.0, 2.0);
-    for (int trial = 0; trial < 20; ++trial) {
-        const std::array<double, 3> params{value(rng), value(rng), value(rng)};
-        const std::vector<std::complex<double>> got =
-            interp.evaluate_parameter_outputs(params, reused);
-        std::array<double, 3> re{};
-        std::array<double, 3> im{};
-        const std::vector<ir::OutputColumn> columns{
-            {&re[0], &im[0]}, {&re[1], &im[1]}, {&re[2], &im[2]}};
-        Workspace fresh = interp.make_workspace();
-        interp.evaluate_invariants(params, fresh);
-        interp.run_block(ir::ColumnView{{}, 1}, 0, 1, fresh, ir::OutputView{columns});
-        ASSERT_EQ(got.size(), 3U);
-        for (std::size_t j = 0; j < 3; ++j) {
-            EXPECT_EQ(std::bit_cast<std::uint64_t>(got[j].real()),
-                      std::bit_cast<std::uint64_t>(re[j]));
-            EXPECT_EQ(std::bit_cast<std::uint64_t>(got[j].imag()),
-                      std::bit_cast<std::uint64_t>(im[j]));
-        }
-    }
-    expect_error<EvaluationError>(
-        [&] { (void)interp.evaluate_parameter_outputs(std::vector<double>{1.0}, reused); },
-        "expected 3 parameter values, got 1");
-}
-
-TEST(Interpreter, ParameterOutputsOfAProgramThatReadsEventsAreAnInternalError) {
-    Builder b;
-    const ValueId x = b.load(b.add_input("x", ValueKind::kReal));
-    b.add_output(b.param(0), "p");
-    b.add_output(b.binary(OpCode::kMul, x, b.param(0)), "px");
-    b.set_parameter_count(1);
-    const Interpreter interp = Interpreter::prepare(b.finish());
-    Workspace ws = interp.make_workspace();
-    expect_error<InternalError>(
-        [&] { (void)interp.evaluate_parameter_outputs(std::vector<double>{2.0}, ws); },
-        "output 1 of this program is computed per event");
-}
-
 // ir::fuse_product_parts: Re and Im of p·q, with either factor conjugated, as two-pair dots.
 // Each part is the dot's fma formula exactly (the sign of a term is exact), and within one
 // rounding of |p||q| of the product it replaces.

@@ -91,9 +91,6 @@ public:
         lay_out_events();
         for (const ValueId id : program_.outputs) {
             plan_.outputs.push_back(operand_for(id, 0));
-            const bool invariant = program_.at(id).cls == ValueClass::kInvariant;
-            plan_.invariant_outputs.push_back(invariant ? invariant_offset_[ir::to_index(id)]
-                                                        : kNotInvariant);
         }
         plan_.register_scalars = registers_.top();
         plan_.stats.invariant_steps = plan_.invariant_steps.size();
@@ -135,7 +132,7 @@ private:
             const auto offset = static_cast<std::uint32_t>(plan_.invariant_scalars);
             invariant_offset_[index] = offset;
             plan_.invariant_scalars += scalars(inst.kind, inst.width(), 1);
-            Step step = make_step(index, offset);
+            const Step step = make_step(index, offset);
             for (const ValueId operand : program_.operands_of(inst)) {
                 plan_.operands.push_back(Operand{Source::kRegister, program_.at(operand).kind,
                                                  invariant_offset_[ir::to_index(operand)],
@@ -221,7 +218,7 @@ private:
             const std::uint32_t out =
                 registers_.allocate(scalars(inst.kind, inst.width(), kBlockSize));
             event_location_[index] = Location{Source::kRegister, out};
-            Step step = make_step(index, out);
+            const Step step = make_step(index, out);
             dying.clear();
             for (const ValueId operand : program_.operands_of(inst)) {
                 plan_.operands.push_back(operand_for(operand, operand_element(inst, operand)));

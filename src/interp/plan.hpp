@@ -43,9 +43,6 @@ struct Broadcast {
     std::uint32_t width = 1;  ///< complex elements (Vector)
 };
 
-/// Plan::invariant_outputs of an output computed per event.
-inline constexpr std::uint32_t kNotInvariant = 0xFFFFFFFFU;
-
 /// A prepared program. Offsets are in scalars: an event register of kind Real takes
 /// kBlockSize scalars, Complex 2·kBlockSize (re lanes then im lanes), Vector of width w
 /// 2·w·kBlockSize (element k's re lanes at 2k·B, im at (2k+1)·B). The invariant array uses the
@@ -58,8 +55,6 @@ struct Plan {
     std::vector<Operand> operands;  ///< operand pool of both step lists
     std::vector<Broadcast> broadcasts;
     std::vector<Operand> outputs;  ///< event-side location of each output
-    /// Each output's offset in the invariant array, or kNotInvariant for an event output.
-    std::vector<std::uint32_t> invariant_outputs;
     std::size_t invariant_scalars = 0;
     std::size_t register_scalars = 0;
     std::size_t max_operands = 1;   ///< largest step operand count (and Vector width)

@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -309,15 +308,6 @@ NormalizationStatistics normalization_statistics(const compile::NormalizationDec
     return statistics;
 }
 
-struct ParameterFunction::Evaluator {
-    explicit Evaluator(interp::Interpreter prepared) : interpreter(std::move(prepared)) {}
-
-    interp::Interpreter interpreter;
-    std::shared_ptr<const detail::ChunkKernel> jit;  ///< set when the JIT runs the program
-    std::mutex mutex;
-    std::vector<interp::Workspace> idle;  ///< workspaces no call is using
-};
-
 ParameterFunction::ParameterFunction(const ir::Program& program, JitPolicy jit,
                                      std::size_t events) {
     if (!program.inputs.empty()) {
@@ -325,53 +315,26 @@ ParameterFunction::ParameterFunction(const ir::Program& program, JitPolicy jit,
                                        "program reads {} (the first is '{}')",
                                        program.inputs.size(), program.inputs.front().name));
     }
-    evaluator_ =
-        std::make_shared<Evaluator>(interp::Interpreter::prepare(program, ir::Precision::kF64));
-    std::shared_ptr<const detail::ChunkKernel> kernel =
+    kernel_ =
         detail::select_kernel(program, ir::Precision::kF64, jit, events, detail::Passes::kMany);
-    if (kernel->backend() == "jit") {
-        evaluator_->jit = std::move(kernel);
-    }
 }
 
 std::vector<std::complex<double>>
 ParameterFunction::operator()(std::span<const double> params) const {
-    if (evaluator_->jit) {
-        // One "event" with no inputs: every value is invariant, the kernel stores it once. The
-        // outputs go straight into the result ([complex.numbers]: an array of complex<double>
-        // is an array of (re, im) doubles), a Real output's imaginary part staying 0. The
-        // worker (the bound kernel and its pointers) is kept from call to call.
-        const detail::ChunkKernel& kernel = *evaluator_->jit;
-        const std::size_t outputs = kernel.program().outputs.size();
-        std::vector<std::complex<double>> values(outputs);
-        std::unique_ptr<detail::ChunkWorker> worker = kernel.acquire_worker(params);
-        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): see above
-        auto* parts = reinterpret_cast<double*>(values.data());
-        worker->out.resize(outputs);
-        for (std::size_t j = 0; j < outputs; ++j) {
-            worker->out[j] = ir::OutputColumn{parts + (2 * j), parts + (2 * j) + 1};
-        }
-        worker->kernel->run(ir::ColumnView{{}, 1}, 0, 1, worker->out);
-        kernel.release_worker(std::move(worker));
-        return values;
+    // One "event" with no inputs. The outputs go straight into the result ([complex.numbers]:
+    // an array of complex<double> is an array of (re, im) doubles), a Real output's imaginary
+    // part staying 0. The worker (the bound kernel and its pointers) is kept from call to call.
+    const std::size_t outputs = kernel_->program().outputs.size();
+    std::vector<std::complex<double>> values(outputs);
+    std::unique_ptr<detail::ChunkWorker> worker = kernel_->acquire_worker(params);
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): see above
+    auto* parts = reinterpret_cast<double*>(values.data());
+    worker->out.resize(outputs);
+    for (std::size_t j = 0; j < outputs; ++j) {
+        worker->out[j] = ir::OutputColumn{parts + (2 * j), parts + (2 * j) + 1};
     }
-    const interp::Interpreter& interpreter = evaluator_->interpreter;
-    std::optional<interp::Workspace> kept;
-    {
-        const std::lock_guard lock(evaluator_->mutex);
-        if (!evaluator_->idle.empty()) {
-            kept = std::move(evaluator_->idle.back());
-            evaluator_->idle.pop_back();
-        }
-    }
-    interp::Workspace workspace = kept ? std::move(*kept) : interpreter.make_workspace();
-    // A throw (a wrong parameter count) drops the workspace.
-    std::vector<std::complex<double>> values =
-        interpreter.evaluate_parameter_outputs(params, workspace);
-    {
-        const std::lock_guard lock(evaluator_->mutex);
-        evaluator_->idle.push_back(std::move(workspace));
-    }
+    worker->kernel->run(ir::ColumnView{{}, 1}, 0, 1, worker->out);
+    kernel_->release_worker(std::move(worker));
     return values;
 }
 

@@ -89,6 +89,7 @@ TEST(ParameterFunction, CallersOnSeveralThreadsGetTheSameNumbers) {
 // JIT at) a parameter function gives the interpreter's bits, and checks its parameter count.
 TEST(ParameterFunction, TheJitGivesTheInterpretersBits) {
     const ParameterFunction interpreted(coefficients());
+    EXPECT_THROW((void)interpreted(std::vector<double>{1.0}), EvaluationError);
     const ParameterFunction automatic(coefficients(), JitPolicy::kAuto, 1'000'000);
 #if LADDU_HAVE_JIT
     const ParameterFunction compiled(coefficients(), JitPolicy::kEnabled);

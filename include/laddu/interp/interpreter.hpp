@@ -100,14 +100,6 @@ public:
     /// program's parameter_count. Call it once per parameter vector, before run_block().
     void evaluate_invariants(std::span<const double> params, Workspace& workspace) const;
 
-    /// The outputs of a program that reads no events (every output invariant: a function of
-    /// the parameters alone), widened to complex: the invariant instructions only, with no
-    /// broadcast and no block. The same bits as evaluate_invariants() then run_block() of one
-    /// event. EvaluationError for a wrong parameter count; InternalError if an output is
-    /// computed per event.
-    [[nodiscard]] std::vector<std::complex<double>>
-    evaluate_parameter_outputs(std::span<const double> params, Workspace& workspace) const;
-
     /// Runs the event instructions over events [begin, begin + count) of `inputs`
     /// (count <= kBlockSize) and writes lane 0 .. count-1 of each output. Preconditions
     /// (asserted, not checked per event): evaluate_invariants() ran on this workspace,

@@ -21,6 +21,10 @@
 
 namespace laddu::runtime {
 
+namespace detail {
+class ChunkKernel;
+}  // namespace detail
+
 class EventCache;
 
 /// The statistics of a decomposition over the accepted Monte Carlo.
@@ -54,10 +58,11 @@ normalization_statistics(const compile::NormalizationDecomposition& decompositio
 /// called once or twice per likelihood evaluation, like the likelihood's own kernels, so it
 /// takes the backend they take: the JIT when `jit` asks for it for a program run once per
 /// evaluation of a likelihood over `events` events (kAuto: from the same event count on as
-/// the likelihood's kernels), else the interpreter. What a call needs besides its result (the
-/// interpreter's workspace, the JIT's bound kernel) is kept between calls, one per caller
-/// running at once. Both give the same bits; the JIT runs the K-matrix benchmark's
-/// 363-instruction normalisation gradient in a fraction of the interpreter's ~6 µs.
+/// the likelihood's kernels), else the interpreter, through the runtime's one kernel interface
+/// (one event of no columns). What a call needs besides its result (the bound kernel) is kept
+/// between calls, one per caller running at once. Both backends give the same bits; the JIT
+/// runs the K-matrix benchmark's 363-instruction normalisation gradient in a fraction of the
+/// interpreter's ~6 µs.
 class ParameterFunction {
 public:
     /// CompileError when `program` has inputs; BackendError when `jit` is kEnabled and the JIT
@@ -70,8 +75,7 @@ public:
     operator()(std::span<const double> params) const;
 
 private:
-    struct Evaluator;
-    std::shared_ptr<Evaluator> evaluator_;
+    std::shared_ptr<const detail::ChunkKernel> kernel_;
 };
 
 }  // namespace laddu::runtime
