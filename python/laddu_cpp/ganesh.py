@@ -85,6 +85,9 @@ class ProgressObserver:
         self.interval = max(int(interval), 1)
 
     def __call__(self, step: int, status: "StatusSnapshot") -> None:
+        if not isinstance(status, StatusSnapshot):
+            raise TypeError(f"ProgressObserver takes (step, StatusSnapshot), got a status of type "
+                            f"{type(status).__name__}")
         if step % self.interval == 0:
             print(f"step={step} {status.message}", flush=True)
 

@@ -168,3 +168,12 @@ def test_a_bad_reflectivity_message_does_not_stringify_the_value():
     x = ld.scalar("x")
     with pytest.raises(ValueError, match="reflectivity must be .* got a list"):
         ld.zlm(1, 0, deep, costheta=x, phi=x, pol_angle=x, pol_magnitude=x)
+
+
+@pytest.mark.parametrize("status", [{}, 2**64, (1.0,), slice(None)])
+def test_progress_observer_rejects_a_status_that_is_not_a_snapshot(status, capsys):
+    observer = ld.ganesh.ProgressObserver()
+    with pytest.raises(TypeError, match="ProgressObserver takes \\(step, StatusSnapshot\\)"):
+        observer(1, status)
+    observer(2, ld.ganesh.StatusSnapshot(2, True, "converging"))
+    assert capsys.readouterr().out == "step=2 converging\n"

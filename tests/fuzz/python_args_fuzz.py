@@ -14,6 +14,12 @@ OverflowError, KeyError, IndexError, OSError (an unwritable output path), a ladd
 Two more checks catch silent acceptance: a negative count (n, samples, threads, l, ...) and a NaN setting (fractions, bounds, masses of
 NBodyPhaseSpace, ...) must not be accepted.
 
+Instance methods and properties are called on the fixtures of python_fixtures.py; the hostile
+values come from hostile_values.py. The script first checks that every class whose methods or
+properties it calls has a make_<Class> fixture or a NO_FIXTURE entry, and exits with status 2,
+one line per class, when one has neither (not under --replay). A callable counts as reached
+once a call got hold of it, its fixture made.
+
 Call i is a function of (seed, i) only, so ``--replay I --seed S`` rebuilds and runs exactly the
 call a failure report names, in this process (tests/fuzz/README.md).
 
@@ -44,7 +50,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no BLAS threads in a proce
 import numpy as np  # noqa: E402
 
 import laddu_cpp as ld  # noqa: E402
-from python_fixtures import FixtureError, Fixtures  # noqa: E402
+from hostile_values import Boom, hostile_values  # noqa: E402
+from python_fixtures import NO_FIXTURE, FixtureError, Fixtures, fixture_problems  # noqa: E402
 
 # ---- What may not be called ---------------------------------------------------------------------
 
@@ -94,187 +101,6 @@ NO_NAN = {
 
 # OSError: an output path that cannot be written (a hostile 300-character name), as open() raises.
 ALLOWED = (TypeError, ValueError, OverflowError, KeyError, IndexError, OSError)
-
-
-class Boom(Exception):
-    """Raised by our own hostile objects; propagating it is correct behaviour."""
-
-
-# ---- Hostile values -----------------------------------------------------------------------------
-
-
-class RaisingFloat:
-    def __float__(self):
-        raise Boom("__float__")
-
-    def __index__(self):
-        raise Boom("__index__")
-
-
-class NanFloat:
-    def __float__(self):
-        return math.nan
-
-
-class HugeIndex:
-    def __index__(self):
-        return 2**64
-
-    def __int__(self):
-        return 2**64
-
-
-class LyingSequence:
-    """Claims ten elements, has three."""
-
-    def __len__(self):
-        return 10
-
-    def __getitem__(self, i):
-        if i >= 3:
-            raise IndexError(i)
-        return 1.0
-
-    def __iter__(self):
-        return iter([1.0, 2.0, 3.0])
-
-
-class RaisingIterable:
-    def __iter__(self):
-        yield 1.0
-        raise Boom("__iter__")
-
-
-class NegativeLen:
-    def __len__(self):
-        return -1
-
-    def __getitem__(self, i):
-        raise IndexError(i)
-
-
-class BadStr(str):
-    def __hash__(self):
-        raise Boom("__hash__")
-
-
-class BadKeysMapping(dict):
-    def keys(self):
-        raise Boom("keys")
-
-
-def deep_list(depth):
-    out = []
-    for _ in range(depth):
-        out = [out]
-    return out
-
-
-def hostile_values(rng, size_param=False):
-    """One hostile value."""
-    if size_param:
-        return rng.choice(
-            [
-                -1,
-                -(2**63),
-                -(2**64),
-                2**64,
-                2**65,
-                10**30,
-                None,
-                "3",
-                1.5,
-                math.nan,
-                math.inf,
-                True,
-                [3],
-                HugeIndex(),
-                RaisingFloat(),
-                np.int64(-1),
-                np.float64(2.5),
-                np.int64(-(2**63)),
-            ]
-        )
-    makers = [
-        lambda: None,
-        lambda: math.nan,
-        lambda: math.inf,
-        lambda: -math.inf,
-        lambda: -0.0,
-        lambda: 1e308,
-        lambda: 5e-324,
-        lambda: 2**64,
-        lambda: 2**63,
-        lambda: -(2**63) - 1,
-        lambda: -1,
-        lambda: -(2**31),
-        lambda: 10**100,
-        lambda: 10**400,  # beyond the float range
-        lambda: True,
-        lambda: 1 + 2j,
-        lambda: complex(math.nan, math.inf),
-        lambda: "",
-        lambda: "\ud800",
-        lambda: "a\x00b",
-        lambda: "x" * 100_000,
-        lambda: "\udcff\U0010ffff",
-        lambda: b"bytes",
-        lambda: bytearray(b"\xff\xfe"),
-        lambda: memoryview(b"abc"),
-        lambda: [],
-        lambda: [None],
-        lambda: [math.nan, math.inf],
-        lambda: [1, [2, [3]]],
-        lambda: deep_list(10_000),
-        lambda: [0.0] * 100_000,
-        lambda: ["\ud800"],
-        lambda: (),
-        lambda: (1.0,),
-        lambda: {},
-        lambda: {1: 2},
-        lambda: {None: 1.0},
-        lambda: {"\ud800": 1.0},
-        lambda: {"a": "b"},
-        lambda: {(): []},
-        lambda: {"a": math.nan},
-        lambda: set([1.0]),
-        lambda: np.zeros(0),
-        lambda: np.zeros((2, 3)),
-        lambda: np.zeros((3, 4, 2)),
-        lambda: np.array(5.0),
-        lambda: np.array(["a", "b"]),
-        lambda: np.ones(3, dtype=np.int8),
-        lambda: np.ones(3, dtype=np.complex128),
-        lambda: np.ones(3, dtype=np.float32),
-        lambda: np.ones(3, dtype=bool),
-        lambda: np.array([None, 1.0], dtype=object),
-        lambda: np.ones(20)[::2],
-        lambda: np.full(4, math.nan),
-        lambda: np.array(["2020-01-01"], dtype="datetime64[D]"),
-        lambda: np.ones((4, 4), order="F"),
-        lambda: np.int64(-1),
-        lambda: np.float32(math.nan),
-        lambda: np.uint64(2**64 - 1),
-        lambda: object(),
-        lambda: (lambda *a, **k: None),
-        lambda: (lambda *a, **k: (_ for _ in ()).throw(Boom("callable"))),
-        lambda: iter([1.0, 2.0]),
-        lambda: (x for x in [1.0]),
-        lambda: RaisingFloat(),
-        lambda: NanFloat(),
-        lambda: HugeIndex(),
-        lambda: LyingSequence(),
-        lambda: RaisingIterable(),
-        lambda: NegativeLen(),
-        lambda: BadStr("a"),
-        lambda: BadKeysMapping(a=1.0),
-        lambda: slice(None, None, 0),
-        lambda: slice(-(2**70), 2**70, 2**70),
-        lambda: Ellipsis,
-        lambda: ld,
-        lambda: type,
-    ]
-    return rng.choice(makers)()
 
 
 # ---- Targets and their signatures ------------------------------------------------------------
@@ -385,6 +211,14 @@ FUZZED_DUNDERS = {
 }  # fmt: skip
 
 
+def getter(obj, attr):
+    return lambda: getattr(obj, attr)
+
+
+def setter(obj, attr):
+    return lambda value: setattr(obj, attr, value)
+
+
 def class_targets(prefix, cls, fixture):
     targets = []
     if not getattr(cls, "__abstractmethods__", None) and cls.__init__ is not object.__init__:
@@ -403,13 +237,15 @@ def class_targets(prefix, cls, fixture):
             continue
         name = f"{prefix}.{attr}"
         if isinstance(raw, property):
+            # The instance is fetched when the target is resolved, as for methods, so a missing
+            # fixture is the "fixture" outcome rather than an exception of the call.
             if raw.fset is not None:
                 targets.append(
-                    Target(name + " = ", lambda fx, a=attr, f=fixture:
-                           (lambda value: setattr(fx.get(f), a, value)), None, fixture, setter=True)
+                    Target(name + " = ", lambda fx, a=attr, f=fixture: setter(fx.get(f), a),
+                           None, fixture, setter=True)
                 )
-            targets.append(Target(name, lambda fx, a=attr, f=fixture:
-                                  (lambda: getattr(fx.get(f), a)), None, fixture))
+            targets.append(Target(name, lambda fx, a=attr, f=fixture: getter(fx.get(f), a),
+                                  None, fixture))
             targets[-1].overloads = [[]]
         elif isinstance(raw, staticmethod) or type(raw).__name__ == "builtin_function_or_method":
             func = getattr(cls, attr)
@@ -446,7 +282,9 @@ def module_targets(prefix, module, names, seen_ids=None):
     return targets
 
 
-def all_targets():
+def all_targets(with_excluded=False):
+    """Every fuzzed callable; with_excluded adds the instance callables of the NO_FIXTURE classes
+    (for the start-up check)."""
     targets = module_targets("", ld, ld.__all__)
     # Classes reached only through return values.
     for cls_name in ("GeneratedProjection",):
@@ -454,10 +292,23 @@ def all_targets():
         targets += [t for t in class_targets(cls_name, cls, cls_name) if not t.name.endswith("()")]
     seen, unique = set(), []
     for t in targets:
-        if t.name not in seen:
+        if t.name not in seen and (with_excluded or t.owner_fixture not in NO_FIXTURE):
             seen.add(t.name)
             unique.append(t)
     return unique
+
+
+def check_fixtures():
+    """False, with one line per class on stderr, unless every class with instance callables has
+    a fixture or a NO_FIXTURE entry: without one its methods would never be reached."""
+    owners = {}
+    for t in all_targets(with_excluded=True):
+        if t.owner_fixture is not None:
+            owners.setdefault(t.owner_fixture, []).append(t.name)
+    problems = fixture_problems(owners)
+    for line in problems:
+        print(f"python_args_fuzz: {line}", file=sys.stderr)
+    return not problems
 
 
 # ---- Argument generation --------------------------------------------------------------------
@@ -507,7 +358,7 @@ def plausible(rng, param, fx, owner):
     if name in STRING_CHOICES and ("str" in ann or ann in ("", "object")):
         return rng.choice(STRING_CHOICES[name])
     if name == "path":
-        return rng.choice([fx.get("parquet"), [fx.get("parquet")],
+        return rng.choice([fx.get("input_parquet"), [fx.get("input_parquet")],
                            os.path.join(fx.workdir, "out.parquet")])
     if name == "memory":
         return rng.choice([None, "1 MiB", 10**6, "50% available"])
@@ -543,8 +394,12 @@ def plausible(rng, param, fx, owner):
         return [fx.get("NLL"), fx.get("RidgePenalty")]
     if name == "term":
         return rng.choice([fx.get("NLL"), "nll"])
+    if name == "events" and "Int" in ann:
+        return rng.choice([0, 1, 3])
     if name in ("generated_mc", "data", "accepted_mc", "events", "dataset"):
         return fx.get("Dataset")
+    if name == "model":
+        return fx.get("Model")
     if name == "progress":
         return lambda i, v, x: None
     if name == "init":
@@ -562,7 +417,8 @@ def plausible(rng, param, fx, owner):
     # By type.
     for cls_name in ("Expr", "Vec3", "Vec4", "Dataset", "Model", "Execution", "Edge", "Vertex",
                      "Predicate", "Bin", "EventData", "NLL", "UnbinnedNLL", "ParquetSink", "RootSink",
-                     "LikelihoodTerm", "J", "Sheet", "BarrierKind", "Likelihood"):
+                     "LikelihoodTerm", "J", "Sheet", "BarrierKind", "Likelihood",
+                     "StatusSnapshot"):
         if re.search(r"\b" + cls_name + r"\b", ann):
             if "None" in ann and rng.random() < 0.2:
                 return None
@@ -729,6 +585,9 @@ def child(seed, start, stop, deadline, targets, workdir, out_fd):
     os.chdir(workdir)
     faulthandler.enable(all_threads=True)
     warnings.simplefilter("ignore")  # numpy's ComplexWarning and the like, by the thousand
+    # What the calls print (the ganesh observers print their argument) would bury the report.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
     fx = Fixtures(workdir)
     out = os.fdopen(out_fd, "w", buffering=1)
     for index in range(start, stop):
@@ -791,12 +650,14 @@ def fuzz(args):
                 running = None
                 calls += 1
                 name, _, what = detail.partition("\t")
-                covered.add(name)
                 index = int(number) + 1
                 if tag == "F":
+                    covered.add(name)
                     failures.append(report(args, int(number), name, what))
                 else:
                     label, _, took = what.partition("\t")
+                    if label != "fixture":  # the call never got its callable: not reached
+                        covered.add(name)
                     outcomes[label] = outcomes.get(label, 0) + 1
                     slowest = max(slowest, (float(took), int(number), name))
         os.close(read_fd)
@@ -870,6 +731,8 @@ def main():
     parser.add_argument("--replay", type=int, help="run call REPLAY of --seed in this process")
     parser.add_argument("--list", action="store_true", help="list the fuzzed callables")
     args = parser.parse_args()
+    if args.replay is None and not check_fixtures():
+        return 2
     if args.list:
         for t in all_targets():
             print(t.name, t.overloads)
