@@ -34,6 +34,7 @@
 #include "helpers.hpp"
 #include "lower.hpp"
 #include "object_cache.hpp"
+#include "perf_map.hpp"
 #include "schedule.hpp"
 
 namespace laddu::jit {
@@ -194,6 +195,20 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
 // pipeline to <directory>/laddu_kernel_<hash>_<precision>.{lowered,opt}.ll (for inspecting what
 // vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly). A compile served from
 // the object cache runs no pipeline, so it writes only the .lowered.ll.
+// The name of a program's kernel in LADDU_JIT_DUMP's files and the perf map.
+std::string kernel_label(const ir::Program& program, ir::Precision precision) {
+    return "laddu_kernel_" + std::to_string(ir::hash(program)) + "_" + precision_name(precision);
+}
+
+// detail::add_object, the program's functions named after its kernel_label.
+llvm::Error add_object(llvm::orc::LLJIT& jit, std::unique_ptr<llvm::MemoryBuffer> object,
+                       const ir::Program& program, ir::Precision precision) {
+    return detail::add_object(jit, std::move(object),
+                              detail::perf_map_enabled() ? kernel_label(program, precision)
+                                                         : std::string(),
+                              kFunctionName);
+}
+
 void dump_module(const llvm::Module& module, const ir::Program& program, ir::Precision precision,
                  const std::string& function_name, const char* stage) {
     const char* directory = std::getenv("LADDU_JIT_DUMP");
@@ -202,8 +217,7 @@ void dump_module(const llvm::Module& module, const ir::Program& program, ir::Pre
     }
     // A reduction's copy of the kernel (JitModule::reduction) carries its own name.
     const std::string variant = function_name == kFunctionName ? "" : "_" + function_name;
-    const std::string path = std::string(directory) + "/laddu_kernel_" +
-                             std::to_string(ir::hash(program)) + "_" + precision_name(precision) +
+    const std::string path = std::string(directory) + "/" + kernel_label(program, precision) +
                              variant + "." + stage + ".ll";
     std::error_code error;
     llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
@@ -471,7 +485,7 @@ Expected<JitKernel> compile_now(const ir::Program& program, ir::Precision precis
     if (auto error = define_helpers(**jit)) {
         return backend_failure("cannot register the kernel helpers", std::move(error));
     }
-    if (auto error = (*jit)->addObjectFile(std::move(code->object))) {
+    if (auto error = add_object(**jit, std::move(code->object), program, precision)) {
         return backend_failure("cannot add the kernel's object code", std::move(error));
     }
     auto symbol = (*jit)->lookup(kFunctionName);
@@ -618,7 +632,7 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
         if (!kernel) {
             return kernel.error();
         }
-        if (auto error = jit_->addObjectFile(std::move(kernel->object))) {
+        if (auto error = add_object(*jit_, std::move(kernel->object), program_, precision_)) {
             return backend_failure("cannot add the reduction's kernel", std::move(error));
         }
         layout.tail_kernel_name = layout.kernel_name;
@@ -654,7 +668,7 @@ Expected<JitReduction> JitModule::reduction(const ReductionSpec& requested,
     if (!code) {
         return code.error();
     }
-    if (auto error = jit_->addObjectFile(std::move(code->object))) {
+    if (auto error = add_object(*jit_, std::move(code->object), program_, precision_)) {
         return backend_failure("cannot add the reduction's object code", std::move(error));
     }
     auto symbol = jit_->lookup(layout.function_name);
