@@ -3,12 +3,13 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 
 namespace laddu::amplitudes::detail {
 
-extern const std::array<double, 56 * 56> kKopfF0Covariance;
-extern const std::array<double, 36 * 36> kKopfF2Covariance;
-extern const std::array<double, 10 * 10> kKopfA0Covariance;
-extern const std::array<double, 17 * 17> kKopfA2Covariance;
+extern const std::array<double, std::size_t{56} * 56> kKopfF0Covariance;
+extern const std::array<double, std::size_t{36} * 36> kKopfF2Covariance;
+extern const std::array<double, std::size_t{10} * 10> kKopfA0Covariance;
+extern const std::array<double, std::size_t{17} * 17> kKopfA2Covariance;
 
 }  // namespace laddu::amplitudes::detail

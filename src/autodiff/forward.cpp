@@ -37,6 +37,7 @@ public:
         const ValueId root = primal_.outputs.front();
         const bool complex_root = primal_.at(root).kind == ir::ValueKind::kComplex;
         std::vector<ValueId> gradients;
+        gradients.reserve(primal_.parameter_count);
         for (std::uint32_t k = 0; k < primal_.parameter_count; ++k) {
             gradients.push_back(output(tangent(root, k), complex_root, component));
         }
@@ -183,7 +184,8 @@ private:
             for (std::uint32_t col = 0; col < m; ++col) {
                 for (std::uint32_t r = 0; r < n; ++r) {
                     std::vector<Term> coefficients{std::nullopt};
-                    std::vector<Term> terms{tangent(old_operands[nn + col * n + r], deps[s])};
+                    std::vector<Term> terms{
+                        tangent(old_operands[nn + (std::size_t{col} * n) + r], deps[s])};
                     if (matrix_active) {
                         for (std::uint32_t j = 0; j < n; ++j) {
                             coefficients.emplace_back(minus_x[col * n + j]);

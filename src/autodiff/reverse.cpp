@@ -55,6 +55,7 @@ public:
         std::vector<ValueId> gradients;
         for (std::uint32_t k = 0; k < primal_.parameter_count; ++k) {
             std::vector<Term> parts;
+            parts.reserve(seeds.size());
             for (std::size_t s = 0; s < seeds.size(); ++s) {
                 parts.push_back(emitter_.sum(parameter_adjoints_[s][k]));
             }

@@ -25,6 +25,7 @@ Expr matrix_entry(const Expr& m, std::uint32_t r, std::uint32_t c) {
 
 Expr sum_of_products(const std::vector<std::pair<Expr, Expr>>& pairs) {
     std::vector<Expr> terms;
+    terms.reserve(pairs.size());
     for (const auto& [a, b] : pairs) {
         terms.push_back(a * b);
     }
@@ -60,6 +61,7 @@ std::optional<Expr> expand(const Expr& node) {
         std::vector<Expr> rows;
         for (std::uint32_t r = 0; r < kind.rows; ++r) {
             std::vector<std::pair<Expr, Expr>> pairs;
+            pairs.reserve(children[1].value_kind().rows);
             for (std::uint32_t k = 0; k < children[1].value_kind().rows; ++k) {
                 pairs.emplace_back(matrix_entry(children[0], r, k), vector_element(children[1], k));
             }
@@ -75,6 +77,7 @@ std::optional<Expr> expand(const Expr& node) {
         for (std::uint32_t r = 0; r < kind.rows; ++r) {
             for (std::uint32_t c = 0; c < kind.cols; ++c) {
                 std::vector<std::pair<Expr, Expr>> pairs;
+                pairs.reserve(children[0].value_kind().cols);
                 for (std::uint32_t k = 0; k < children[0].value_kind().cols; ++k) {
                     pairs.emplace_back(matrix_entry(children[0], r, k),
                                        matrix_entry(children[1], k, c));
@@ -89,6 +92,7 @@ std::optional<Expr> expand(const Expr& node) {
             return std::nullopt;
         }
         std::vector<std::pair<Expr, Expr>> pairs;
+        pairs.reserve(children[0].value_kind().rows);
         for (std::uint32_t k = 0; k < children[0].value_kind().rows; ++k) {
             pairs.emplace_back(vector_element(children[0], k), vector_element(children[1], k));
         }

@@ -101,7 +101,7 @@ bool ThriftReader::next_field(ThriftField& field) {
     return true;
 }
 
-void ThriftReader::expect(const ThriftField& field, ThriftType wanted) {
+void ThriftReader::expect(const ThriftField& field, ThriftType wanted) const {
     const bool both_bool =
         (field.type == ThriftType::kBoolTrue || field.type == ThriftType::kBoolFalse) &&
         (wanted == ThriftType::kBoolTrue || wanted == ThriftType::kBoolFalse);
@@ -127,7 +127,7 @@ std::int64_t ThriftReader::read_i64(const ThriftField& field) {
     return read_int(field, INT64_MIN, INT64_MAX);
 }
 
-bool ThriftReader::read_bool(const ThriftField& field) {
+bool ThriftReader::read_bool(const ThriftField& field) const {
     expect(field, ThriftType::kBoolTrue);
     return field.type == ThriftType::kBoolTrue;
 }
@@ -169,7 +169,7 @@ ThriftList ThriftReader::read_list(const ThriftField& field) {
     return list;
 }
 
-void ThriftReader::expect_element(ThriftType element, ThriftType wanted) {
+void ThriftReader::expect_element(ThriftType element, ThriftType wanted) const {
     if (element != wanted) {
         fail(fmt::format("Thrift list element type {}, expected {}", static_cast<int>(element),
                          static_cast<int>(wanted)));

@@ -66,7 +66,7 @@ public:
     std::int64_t read_i64(const ThriftField& field);
 
     /// A bool field (its value is in the field header).
-    bool read_bool(const ThriftField& field);
+    [[nodiscard]] bool read_bool(const ThriftField& field) const;
 
     /// A binary or string field; the span points into the buffer.
     std::span<const std::uint8_t> read_binary(const ThriftField& field);
@@ -84,7 +84,7 @@ public:
     std::string read_list_string(ThriftType element);
 
     /// Checks a list element type before reading structs from it.
-    void expect_element(ThriftType element, ThriftType wanted);
+    void expect_element(ThriftType element, ThriftType wanted) const;
 
     /// Skips a value of `type` (unknown fields), recursing into containers with a depth limit.
     void skip(ThriftType type);
@@ -123,7 +123,7 @@ public:
     }
 
     /// Checks that `field` has the wire type `wanted`.
-    void expect(const ThriftField& field, ThriftType wanted);
+    void expect(const ThriftField& field, ThriftType wanted) const;
 
     /// Bytes consumed so far.
     [[nodiscard]] std::size_t position() const noexcept { return pos_; }
