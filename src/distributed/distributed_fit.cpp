@@ -211,10 +211,11 @@ fit::FitResult fit(const fit::Objective& objective, std::vector<std::string> nam
         if (c == Command::kStop) {
             break;
         }
+        // The evaluation is a collective: rank 0 raises the same error and decides.
         try {
             (void)evaluate(objective, c, std::span<const double>(command).subspan(1));
+            // NOLINTNEXTLINE(bugprone-empty-catch): see above
         } catch (const std::exception&) {
-            // The evaluation is a collective: rank 0 raises the same error and decides.
         }
     }
     const std::string outcome = context.broadcast(std::string(), 0);

@@ -464,7 +464,7 @@ Expr solve(const Expr& matrix_expr, const Expr& rhs) {
 }
 
 Expr zero_of(const ValueKind& kind) {
-    const Expr element = kind.is_complex ? constant(std::complex<double>(0.0, 0.0)) : constant(0.0);
+    Expr element = kind.is_complex ? constant(std::complex<double>(0.0, 0.0)) : constant(0.0);
     switch (kind.shape) {
     case Shape::kScalar:
         return element;

@@ -24,7 +24,8 @@ ParamLayout::ParamLayout(std::vector<Parameter> parameters) : parameters_(std::m
 
 std::vector<std::string> ParamLayout::free_names() const {
     std::vector<std::string> names;
-    for (std::size_t i : free_) {
+    names.reserve(free_.size());
+    for (const std::size_t i : free_) {
         names.push_back(parameters_[i].name);
     }
     return names;
@@ -32,6 +33,7 @@ std::vector<std::string> ParamLayout::free_names() const {
 
 std::vector<std::string> ParamLayout::names() const {
     std::vector<std::string> result;
+    result.reserve(parameters_.size());
     for (const Parameter& p : parameters_) {
         result.push_back(p.name);
     }
@@ -66,6 +68,7 @@ std::optional<std::size_t> ParamLayout::free_index_of(std::string_view name) con
 
 std::vector<double> ParamLayout::defaults() const {
     std::vector<double> values;
+    values.reserve(parameters_.size());
     for (const Parameter& p : parameters_) {
         values.push_back(p.default_value());
     }
@@ -74,7 +77,8 @@ std::vector<double> ParamLayout::defaults() const {
 
 std::vector<double> ParamLayout::free_defaults() const {
     std::vector<double> values;
-    for (std::size_t i : free_) {
+    values.reserve(free_.size());
+    for (const std::size_t i : free_) {
         values.push_back(parameters_[i].default_value());
     }
     return values;

@@ -97,7 +97,7 @@ std::vector<std::string> node_pieces(const Expr& e) {
         pieces = around("[[", ", ", "]]");
         const std::uint32_t cols = n.value_kind.cols;
         for (std::uint32_t r = 1; r < n.value_kind.rows; ++r) {
-            pieces[r * cols] = "], [";
+            pieces[std::size_t{r} * cols] = "], [";
         }
         break;
     }
@@ -155,7 +155,7 @@ std::string to_string(const Expr& root) {
         };
         std::vector<Item> stack = {{&top, {}}};
         while (!stack.empty()) {
-            Item item = std::move(stack.back());
+            const Item item = std::move(stack.back());
             stack.pop_back();
             if (item.node == nullptr) {
                 out += item.text;

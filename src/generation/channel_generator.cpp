@@ -310,10 +310,12 @@ ChannelGenerator::model_values(const ModelWeights& model, const detail::EventCol
                                std::size_t n,
                                const std::function<std::string(std::size_t)>& label) const {
     std::vector<data::P4Input> p4_inputs;
+    p4_inputs.reserve(events.edges().size());
     for (std::size_t k = 0; k < events.edges().size(); ++k) {
         p4_inputs.push_back(events.p4(k, edges_[events.edges()[k]].name));
     }
     std::vector<data::ScalarInput> scalar_inputs;
+    scalar_inputs.reserve(scalars_.size());
     for (std::size_t s = 0; s < scalars_.size(); ++s) {
         scalar_inputs.push_back({scalars_[s].first, events.scalar(s)});
     }
@@ -411,6 +413,7 @@ data::Dataset ChannelGenerator::weighted_batch(const WeightedConfig& config,
         }
     }
     std::vector<data::ScalarInput> scalar_inputs;
+    scalar_inputs.reserve(scalars_.size());
     for (std::size_t s = 0; s < scalars_.size(); ++s) {
         scalar_inputs.push_back({scalars_[s].first, columns.scalar(s)});
     }

@@ -146,6 +146,7 @@ void for_each_index(std::size_t count, std::size_t chunk, std::size_t threads, c
         for (std::size_t t = 1; t < threads; ++t) {
             pool.emplace_back(work);
         }
+        // NOLINTNEXTLINE(bugprone-empty-catch): the threads that started share the work
     } catch (const std::system_error&) {
     }
     work();

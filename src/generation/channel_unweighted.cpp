@@ -218,10 +218,12 @@ data::Dataset ChannelGenerator::output_dataset(const std::vector<Proposal>& even
         }
     }
     std::vector<data::P4Input> p4_inputs;
+    p4_inputs.reserve(outputs_.size());
     for (std::size_t k = 0; k < outputs_.size(); ++k) {
         p4_inputs.push_back(columns.p4(k, edges_[outputs_[k]].name));
     }
     std::vector<data::ScalarInput> scalar_inputs;
+    scalar_inputs.reserve(scalars_.size() + diagnostic.size());
     for (std::size_t c = 0; c < scalars_.size(); ++c) {
         scalar_inputs.push_back({scalars_[c].first, columns.scalar(c)});
     }

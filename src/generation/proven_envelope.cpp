@@ -249,6 +249,7 @@ ProvenEnvelopeReport ChannelGenerator::phase_space_envelope() const {
     };
 
     std::vector<double> range;
+    range.reserve(domain.size());
     for (const Interval& d : domain) {
         range.push_back(d.hi() - d.lo());
     }

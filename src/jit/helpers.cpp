@@ -201,7 +201,7 @@ std::uintptr_t address_of(Fn* fn) noexcept {
 }  // namespace
 
 std::span<const HelperSymbol> helper_symbols() noexcept {
-    static const std::array<HelperSymbol, 14> kSymbols = {{
+    static const std::array<HelperSymbol, 14> symbols = {{
         {"laddu_jit_csqrt", address_of(&laddu_jit_csqrt)},
         {"laddu_jit_cexp", address_of(&laddu_jit_cexp)},
         {"laddu_jit_clog", address_of(&laddu_jit_clog)},
@@ -217,7 +217,7 @@ std::span<const HelperSymbol> helper_symbols() noexcept {
         {"laddu_jit_cpow", address_of(&laddu_jit_cpow)},
         {"laddu_jit_solve", address_of(&laddu_jit_solve)},
     }};
-    return kSymbols;
+    return symbols;
 }
 
 }  // namespace laddu::jit::detail

@@ -1,6 +1,7 @@
 // The conservation rules of a two-body decay and how a RuleSet applies them.
 #include <array>
 #include <cctype>
+#include <cstdint>
 #include <utility>
 
 #include <laddu/physics/selection_rules.hpp>
@@ -13,7 +14,7 @@ using Strings = std::vector<std::string>;
 
 // A rule's finding before the unknown policy is applied.
 struct Raw {
-    enum Kind { kPass, kFail, kUnknown } kind;
+    enum Kind : std::uint8_t { kPass, kFail, kUnknown } kind;
 
     std::string message;
     Strings missing;
@@ -498,6 +499,7 @@ RuleSet RuleSet::with_unknown_policy(RuleKind rule, UnknownPolicy policy) const 
 
 std::vector<RuleKind> RuleSet::enabled_rules() const {
     std::vector<RuleKind> out;
+    out.reserve(policies_.size());
     for (const auto& [rule, policy] : policies_) {
         out.push_back(rule);
     }

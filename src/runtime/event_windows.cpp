@@ -129,6 +129,7 @@ EventWindows EventWindows::open(const data::EventData& data, std::span<const std
             windows.resident_ = std::make_shared<const data::Dataset>(*dataset);
         } else {
             std::vector<data::Dataset> parts;
+            parts.reserve(windows.ranges_.size());
             for (const auto& [begin, end] : windows.ranges_) {
                 parts.push_back(dataset->slice(begin, end - begin));
             }
@@ -219,6 +220,7 @@ void EventWindows::read_chunk(std::size_t local_chunk,
         const std::size_t begin = local_chunk * kReductionChunk;
         const std::size_t count = std::min(kReductionChunk, local_events_ - begin);
         std::vector<std::span<const double>> columns;
+        columns.reserve(resident_columns_.size());
         for (const std::size_t column : resident_columns_) {
             columns.push_back(batch.column_at(column).subspan(begin, count));
         }

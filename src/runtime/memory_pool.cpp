@@ -200,6 +200,7 @@ void MemoryPool::give_back(std::uint64_t id, std::size_t keep) noexcept {
     // A log entry may need memory; a release must not throw, so it goes unlogged then.
     try {
         log({LeaseDecision::Kind::kReleased, it->lease.label, returned, leased_});
+        // NOLINTNEXTLINE(bugprone-empty-catch): see above
     } catch (...) {
     }
     if (keep == 0) {

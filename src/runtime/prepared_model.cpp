@@ -47,6 +47,7 @@ std::uint64_t reduction_fingerprint(std::uint64_t program_hash, const Execution&
 
 std::vector<std::string> input_names(const ir::Program& precompute) {
     std::vector<std::string> names;
+    names.reserve(precompute.inputs.size());
     for (const ir::InputSlot& slot : precompute.inputs) {
         names.push_back(slot.name);
     }

@@ -15,6 +15,7 @@
 namespace laddu::data::parquet {
 
 /// parquet.thrift `Type`.
+// NOLINTNEXTLINE(performance-enum-size): a Thrift i32, holding any value a file carries
 enum class PhysicalType : std::int32_t {
     kBoolean = 0,
     kInt32 = 1,
@@ -27,6 +28,7 @@ enum class PhysicalType : std::int32_t {
 };
 
 /// parquet.thrift `Encoding`.
+// NOLINTNEXTLINE(performance-enum-size): a Thrift i32, holding any value a file carries
 enum class Encoding : std::int32_t {
     kPlain = 0,
     kPlainDictionary = 2,
@@ -40,6 +42,7 @@ enum class Encoding : std::int32_t {
 };
 
 /// parquet.thrift `CompressionCodec`.
+// NOLINTNEXTLINE(performance-enum-size): a Thrift i32, holding any value a file carries
 enum class Codec : std::int32_t {
     kUncompressed = 0,
     kSnappy = 1,
@@ -52,9 +55,11 @@ enum class Codec : std::int32_t {
 };
 
 /// parquet.thrift `FieldRepetitionType`.
+// NOLINTNEXTLINE(performance-enum-size): a Thrift i32, holding any value a file carries
 enum class Repetition : std::int32_t { kRequired = 0, kOptional = 1, kRepeated = 2 };
 
 /// parquet.thrift `PageType`.
+// NOLINTNEXTLINE(performance-enum-size): a Thrift i32, holding any value a file carries
 enum class PageType : std::int32_t {
     kDataPage = 0,
     kIndexPage = 1,
