@@ -63,15 +63,25 @@ void PreparedModel::check_inputs(const compile::CompiledModel& model, const data
     }
 }
 
+const EventWindows& PreparedModel::State::event_windows() const {
+    if (!windows) {
+        throw InternalError("a prepared model's event windows were used before prepare() opened "
+                            "them");
+    }
+    return *windows;
+}
+
 EventCache PreparedModel::State::build_resident(std::size_t read_window) const {
-    if (windows->is_resident()) {
+    if (event_windows().is_resident()) {
         std::optional<EventCache> whole;
-        windows->for_each(std::max(windows->local_events(), std::size_t{1}),
-                          [&](const EventWindow& window) { whole.emplace(build_cache(window)); });
+        event_windows().for_each(
+            std::max(event_windows().local_events(), std::size_t{1}),
+            [&](const EventWindow& window) { whole.emplace(build_cache(window)); });
         return whole ? std::move(*whole) : EventCache::allocate(evaluate, 0, execution.precision);
     }
-    EventCache full = EventCache::allocate(evaluate, windows->local_events(), execution.precision);
-    windows->for_each(read_window, [&](const EventWindow& window) {
+    EventCache full =
+        EventCache::allocate(evaluate, event_windows().local_events(), execution.precision);
+    event_windows().for_each(read_window, [&](const EventWindow& window) {
         full.place(build_cache(window), window.first_chunk * kReductionChunk);
     });
     full.refresh_sum_weights();
@@ -84,7 +94,7 @@ std::vector<double> PreparedModel::State::gathered(std::span<const double> local
     if (collective == nullptr) {
         return {local.begin(), local.end()};
     }
-    return collective->all_gather_chunks(local, width, windows->global_chunks());
+    return collective->all_gather_chunks(local, width, event_windows().global_chunks());
 }
 
 PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
@@ -201,15 +211,15 @@ PreparedModel PreparedModel::prepare(const compile::CompiledModel& model,
 }
 
 std::size_t PreparedModel::events() const noexcept {
-    return state_->windows->global_events();
+    return state_->event_windows().global_events();
 }
 
 std::size_t PreparedModel::local_events() const noexcept {
-    return state_->windows->local_events();
+    return state_->event_windows().local_events();
 }
 
 const std::vector<std::size_t>& PreparedModel::owned_chunks() const noexcept {
-    return state_->windows->owned_chunks();
+    return state_->event_windows().owned_chunks();
 }
 
 double PreparedModel::sum_weights() const noexcept {
@@ -293,12 +303,13 @@ std::string_view PreparedModel::backend() const noexcept {
 }
 
 const EventCache& PreparedModel::cache() const {
-    if (!state_->cache) {
+    const std::optional<EventCache>& cache = state_->cache;
+    if (!cache) {
         throw DataError(fmt::format("this model streams its events ({}): it holds no resident "
                                     "cache; prepare it with MemoryPolicy::kResident to keep one",
                                     state_->memory.decision));
     }
-    return *state_->cache;
+    return *cache;
 }
 
 const MemoryReport& PreparedModel::memory_report() const noexcept {

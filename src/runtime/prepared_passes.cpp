@@ -55,7 +55,7 @@ void PreparedModel::State::for_each_cache(
         return;
     }
     const PassWindow pass = pass_window();
-    windows->for_each(pass.events, [&](const EventWindow& window) {
+    event_windows().for_each(pass.events, [&](const EventWindow& window) {
         const EventCache window_cache = build_cache(window);
         fn(window_cache, window.first_chunk);
     });
@@ -63,7 +63,7 @@ void PreparedModel::State::for_each_cache(
 
 std::span<const std::size_t> PreparedModel::State::global_chunks(std::size_t first,
                                                                  std::size_t count) const {
-    return std::span<const std::size_t>(windows->owned_chunks()).subspan(first, count);
+    return std::span<const std::size_t>(event_windows().owned_chunks()).subspan(first, count);
 }
 
 detail::CacheOrigin PreparedModel::State::cache_origin(std::size_t first, std::size_t count) const {
@@ -80,7 +80,7 @@ std::string PreparedModel::State::trace_cache_slot(std::size_t local, std::uint3
     // The cache keeps no event data: read the event's chunk again (an error path, once).
     const std::size_t chunk = local / kReductionChunk;
     std::string traced;
-    windows->read_chunk(chunk, [&](const EventWindow& window) {
+    event_windows().read_chunk(chunk, [&](const EventWindow& window) {
         const std::vector<ir::InputColumn> columns = window.input_columns();
         // The cache is filled in f64 whatever the precision (event_cache.hpp).
         const interp::Interpreter interpreter = interp::Interpreter::prepare(precompute);
@@ -104,7 +104,7 @@ std::size_t chunks_in(const EventCache& cache) {
 std::vector<double>
 PreparedModel::State::local_partials(std::span<const double> params, ReductionTransform transform,
                                      const std::function<void()>& meanwhile) const {
-    std::vector<double> partials(windows->owned_chunks().size());
+    std::vector<double> partials(event_windows().owned_chunks().size());
     std::function<void()> pending = meanwhile;  // beside the first cache's pass
     for_each_cache([&](const EventCache& c, std::size_t first) {
         const std::vector<double> part =
@@ -128,7 +128,7 @@ PreparedModel::State::local_gradient_partials(std::span<const double> params,
                                               const std::function<void()>& meanwhile) const {
     GradientPartials partials;
     partials.parameters = gradient->program().outputs.size() - 1;
-    const std::size_t chunks = windows->owned_chunks().size();
+    const std::size_t chunks = event_windows().owned_chunks().size();
     partials.values.resize(chunks);
     partials.gradients.resize(chunks * partials.parameters);
     std::function<void()> pending = meanwhile;  // beside the first cache's pass
@@ -153,7 +153,7 @@ PreparedModel::State::local_gradient_partials(std::span<const double> params,
 }
 
 std::vector<double> PreparedModel::State::weight_partials() const {
-    std::vector<double> partials(windows->owned_chunks().size());
+    std::vector<double> partials(event_windows().owned_chunks().size());
     const auto add = [&](std::span<const double> weights, std::size_t first) {
         for (std::size_t begin = 0; begin < weights.size(); begin += kReductionChunk) {
             const std::size_t count = std::min(kReductionChunk, weights.size() - begin);
@@ -164,7 +164,7 @@ std::vector<double> PreparedModel::State::weight_partials() const {
         add(cache->weights(), 0);
     } else {
         const PassWindow pass = pass_window();
-        windows->for_each(pass.events, [&](const EventWindow& window) {
+        event_windows().for_each(pass.events, [&](const EventWindow& window) {
             add(window.weights, window.first_chunk);
         });
     }
@@ -174,7 +174,7 @@ std::vector<double> PreparedModel::State::weight_partials() const {
 std::vector<std::complex<double>>
 PreparedModel::State::evaluate_all(std::span<const double> params,
                                    NonFiniteValues non_finite) const {
-    const std::size_t n = windows->local_events();
+    const std::size_t n = event_windows().local_events();
     std::vector<double> re(n);
     std::vector<double> im(n);
     const bool complex_output =
@@ -228,7 +228,7 @@ std::complex<double> PreparedModel::State::evaluate_one(std::span<const double> 
         return {re, im};
     }
     const std::size_t chunk = row / kReductionChunk;
-    windows->read_chunk(chunk, [&](const EventWindow& window) {
+    event_windows().read_chunk(chunk, [&](const EventWindow& window) {
         run(build_cache(window), row - chunk * kReductionChunk, chunk);
     });
     return {re, im};
@@ -238,9 +238,9 @@ std::vector<double> PreparedModel::State::local_weights() const {
     if (cache) {
         return {cache->weights().begin(), cache->weights().end()};
     }
-    std::vector<double> weights(windows->local_events());
+    std::vector<double> weights(event_windows().local_events());
     const PassWindow pass = pass_window();
-    windows->for_each(pass.events, [&](const EventWindow& window) {
+    event_windows().for_each(pass.events, [&](const EventWindow& window) {
         std::copy(window.weights.begin(), window.weights.end(),
                   weights.begin() +
                       static_cast<std::ptrdiff_t>(window.first_chunk * kReductionChunk));

@@ -47,6 +47,10 @@ struct PreparedModel::State {
     std::unique_ptr<ThreadPool> pool;
     MemoryReport memory;
 
+    /// The event windows prepare() opened; InternalError when they are not open (a state
+    /// used before prepare() finished).
+    [[nodiscard]] const EventWindows& event_windows() const;
+
     /// The resident cache of the local events, built window by window (`read_window` events
     /// per source read; a resident dataset is one window).
     [[nodiscard]] EventCache build_resident(std::size_t read_window) const;
