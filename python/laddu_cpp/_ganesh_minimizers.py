@@ -45,7 +45,7 @@ def _seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, _np.integer)):
         raise TypeError(f"seed must be an int, got {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
-        raise GaneshConfigError(f"seed must be in [0, 2**64), got {seed!r}")
+        raise GaneshConfigError(f"seed must be in [0, 2**64), got {_reprlib.repr(seed)}")
     return int(seed)
 
 
@@ -53,14 +53,14 @@ def _population(value: int, what: str, minimum: int) -> int:
     """0 (ganesh's size from the dimension) or at least ``minimum``."""
     value = _whole(value, what, 0)
     if value != 0 and value < minimum:
-        raise GaneshConfigError(f"{what} must be 0 (the default size) or at least {minimum}, got {value!r}")
+        raise GaneshConfigError(f"{what} must be 0 (the default size) or at least {minimum}, got {_reprlib.repr(value)}")
     return value
 
 
 def _non_negative(value: float, what: str) -> float:
     value = _real(value, what)
     if not (_math.isfinite(value) and value >= 0.0):
-        raise GaneshConfigError(f"{what} must be finite and non-negative, got {value!r}")
+        raise GaneshConfigError(f"{what} must be finite and non-negative, got {_reprlib.repr(value)}")
     return value
 
 
@@ -75,7 +75,7 @@ def _pairs(value: object, what: str, allow_infinite: bool) -> list[tuple[float, 
         finite = _math.isfinite(lower) and _math.isfinite(upper)
         if not lower < upper or (not allow_infinite and not finite):
             kind = "ordered (lower < upper)" if allow_infinite else "finite and ordered (lower < upper)"
-            raise GaneshConfigError(f"{what} must be {kind}, got ({lower!r}, {upper!r})")
+            raise GaneshConfigError(f"{what} must be {kind}, got ({_reprlib.repr(lower)}, {_reprlib.repr(upper)})")
         out.append((lower, upper))
     if not out:
         raise GaneshConfigError(f"{what} must not be empty")
@@ -104,7 +104,7 @@ class ScaleTransform:
             raise TypeError("scales must be a sequence of floats")
         self.scales = [_real(s, "a scale") for s in scales]
         if not self.scales or not all(_math.isfinite(s) and s != 0.0 for s in self.scales):
-            raise GaneshConfigError(f"scale multipliers must be nonempty, finite, and nonzero, got {self.scales!r}")
+            raise GaneshConfigError(f"scale multipliers must be nonempty, finite, and nonzero, got {_reprlib.repr(self.scales)}")
 
     def __repr__(self) -> str:
         return f"ScaleTransform({self.scales!r})"
@@ -304,7 +304,7 @@ class DifferentialEvolutionConfig:
                                                     "differential_weight")
         self.crossover_probability = _real(crossover_probability, "crossover_probability")
         if not 0.0 <= self.crossover_probability <= 1.0:
-            raise GaneshConfigError(f"crossover_probability must be finite and between 0 and 1, got {crossover_probability!r}")
+            raise GaneshConfigError(f"crossover_probability must be finite and between 0 and 1, got {_reprlib.repr(crossover_probability)}")
         self.initial_scale = _positive_finite(_real(initial_scale, "initial_scale"), "initial_scale")
         self.parameter_names = _names(parameter_names)
         self.seed = _seed(seed)
@@ -331,10 +331,10 @@ class SimulatedAnnealingConfig:
         _no_transform(transform, "SimulatedAnnealingConfig")
         self.initial_temperature = _real(initial_temperature, "initial_temperature")
         if not (_math.isfinite(self.initial_temperature) and self.initial_temperature > 0.0):
-            raise GaneshConfigError(f"Initial temperature must be greater than 0, got {initial_temperature!r}")
+            raise GaneshConfigError(f"Initial temperature must be greater than 0, got {_reprlib.repr(initial_temperature)}")
         self.cooling_rate = _real(cooling_rate, "cooling_rate")
         if not 0.0 < self.cooling_rate < 1.0:
-            raise GaneshConfigError(f"Cooling rate must be in (0, 1), got {cooling_rate!r}")
+            raise GaneshConfigError(f"Cooling rate must be in (0, 1), got {_reprlib.repr(cooling_rate)}")
         self.proposal_scale = _positive_finite(_real(proposal_scale, "proposal_scale"), "proposal_scale")
         self.parameter_names = _names(parameter_names)
         self.seed = _seed(seed)
@@ -385,13 +385,13 @@ class TrustRegionConfig:
         self.subproblem = _choice(subproblem, "subproblem", ("dogleg", "cauchy_point"))
         self.initial_radius = _real(initial_radius, "initial_radius")
         if not (_math.isfinite(self.initial_radius) and self.initial_radius > 0.0):
-            raise GaneshConfigError(f"Initial radius must be finite and greater than 0, got {initial_radius!r}")
+            raise GaneshConfigError(f"Initial radius must be finite and greater than 0, got {_reprlib.repr(initial_radius)}")
         self.max_radius = _real(max_radius, "max_radius")
         if not (_math.isfinite(self.max_radius) and self.max_radius > 0.0):
-            raise GaneshConfigError(f"Maximum radius must be finite and greater than 0, got {max_radius!r}")
+            raise GaneshConfigError(f"Maximum radius must be finite and greater than 0, got {_reprlib.repr(max_radius)}")
         self.eta = _real(eta, "eta")
         if not (_math.isfinite(self.eta) and 0.0 <= self.eta < 1.0):
-            raise GaneshConfigError(f"eta must be finite and in the range [0, 1), got {eta!r}")
+            raise GaneshConfigError(f"eta must be finite and in the range [0, 1), got {_reprlib.repr(eta)}")
         self.parameter_names = _names(parameter_names)
 
     def __repr__(self) -> str:
@@ -442,7 +442,7 @@ class _CMAESValue:
         value = self._default if value is None else value
         value = _real(value, "value")
         if not (_math.isfinite(value) and value >= 0.0):
-            raise GaneshConfigError(f"value must be finite and non-negative, got {value!r}")
+            raise GaneshConfigError(f"value must be finite and non-negative, got {_reprlib.repr(value)}")
         self.value = value
 
     def __repr__(self) -> str:

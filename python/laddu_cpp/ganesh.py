@@ -21,6 +21,7 @@ terminators are ``MaxSteps``, ``AutocorrelationTerminator`` or callables
 
 # Imports under private names: every public name of ld.ganesh is laddu's vocabulary.
 import math as _math
+import reprlib as _reprlib
 from collections.abc import Sequence as _Sequence
 
 import numpy as _np
@@ -67,11 +68,22 @@ class MaxSteps:
 
     def __init__(self, steps: int) -> None:
         if isinstance(steps, bool) or int(steps) != steps or int(steps) <= 0:
-            raise ValueError(f"MaxSteps needs a positive whole step count, got {steps!r}")
+            raise ValueError(f"MaxSteps needs a positive whole step count, got {_reprlib.repr(steps)}")
         self.steps = int(steps)
 
     def __repr__(self) -> str:
         return f"MaxSteps({self.steps})"
+
+
+def _observed(step: int, status: "StatusSnapshot", observer: str) -> int:
+    """The step number an observer was called with; TypeError unless (int, StatusSnapshot)."""
+    if isinstance(step, bool) or not hasattr(type(step), "__index__"):
+        raise TypeError(f"{observer} takes (step, StatusSnapshot), got a step of type "
+                        f"{type(step).__name__}")
+    if not isinstance(status, StatusSnapshot):
+        raise TypeError(f"{observer} takes (step, StatusSnapshot), got a status of type "
+                        f"{type(status).__name__}")
+    return step.__index__()
 
 
 class ProgressObserver:
@@ -81,13 +93,11 @@ class ProgressObserver:
 
     def __init__(self, *, interval: int = 1) -> None:
         if isinstance(interval, bool) or int(interval) != interval:
-            raise TypeError(f"interval must be an int, got {interval!r}")
+            raise TypeError(f"interval must be an int, got {_reprlib.repr(interval)}")
         self.interval = max(int(interval), 1)
 
     def __call__(self, step: int, status: "StatusSnapshot") -> None:
-        if not isinstance(status, StatusSnapshot):
-            raise TypeError(f"ProgressObserver takes (step, StatusSnapshot), got a status of type "
-                            f"{type(status).__name__}")
+        step = _observed(step, status, "ProgressObserver")
         if step % self.interval == 0:
             print(f"step={step} {status.message}", flush=True)
 
@@ -99,6 +109,7 @@ class DebugObserver:
     """ganesh's verbose observer: prints every step's status to standard output."""
 
     def __call__(self, step: int, status: "StatusSnapshot") -> None:
+        step = _observed(step, status, "DebugObserver")
         print(f"Step: {step}\n{status!r}", flush=True)
 
     def __repr__(self) -> str:
@@ -135,7 +146,7 @@ def _real(value: float, what: str) -> float:
 def _in_open(value: float, what: str, low: float, high: float) -> float:
     value = _real(value, what)
     if not low < value < high:
-        raise GaneshConfigError(f"{what} must be in ({low:g}, {high:g}), got {value!r}")
+        raise GaneshConfigError(f"{what} must be in ({low:g}, {high:g}), got {_reprlib.repr(value)}")
     return value
 
 
@@ -143,7 +154,7 @@ def _choice(value: str, what: str, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what} must be a str, one of {', '.join(allowed)}; got {type(value).__name__}")
     if value not in allowed:
-        raise GaneshConfigError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
+        raise GaneshConfigError(f"{what} must be one of {', '.join(allowed)}, got {_reprlib.repr(value)}")
     return value
 
 
@@ -173,7 +184,7 @@ class MoreThuenteLineSearch:
     def __init__(self, *, c1: float = 1e-4, c2: float = 0.9, max_iterations: int = 20, max_zoom: int = 20) -> None:
         self.c1, self.c2 = _real(c1, "c1"), _real(c2, "c2")
         if not 0.0 < self.c1 < self.c2 < 1.0:
-            raise ValueError(f"MoreThuenteLineSearch requires 0 < c1 < c2 < 1, got c1={c1!r}, c2={c2!r}")
+            raise ValueError(f"MoreThuenteLineSearch requires 0 < c1 < c2 < 1, got c1={_reprlib.repr(c1)}, c2={_reprlib.repr(c2)}")
         self.max_iterations = _whole(max_iterations, "max_iterations", 0)
         self.max_zoom = _whole(max_zoom, "max_zoom", 0)
 
@@ -192,8 +203,8 @@ class HagerZhangLineSearch:
                  gamma: float = 0.66, max_iterations: int = 100, max_bisects: int = 50) -> None:
         self.delta, self.sigma = _real(delta, "delta"), _real(sigma, "sigma")
         if not 0.0 < self.delta < self.sigma < 1.0:
-            raise ValueError(f"HagerZhangLineSearch requires 0 < delta < sigma < 1, got delta={delta!r}, "
-                             f"sigma={sigma!r}")
+            raise ValueError(f"HagerZhangLineSearch requires 0 < delta < sigma < 1, got delta={_reprlib.repr(delta)}, "
+                             f"sigma={_reprlib.repr(sigma)}")
         self.epsilon = _positive_finite(_real(epsilon, "epsilon"), "epsilon")
         self.theta = _in_open(theta, "theta", 0.0, 1.0)
         self.gamma = _in_open(gamma, "gamma", 0.0, 1.0)
@@ -214,11 +225,11 @@ def _bounds(bounds: object) -> list[tuple[float, float]] | None:
     out = []
     for pair in bounds:
         if isinstance(pair, (str, bytes)) or not isinstance(pair, _Sequence) or len(pair) != 2:
-            raise TypeError(f"each bound must be a (lower, upper) pair, got {pair!r}")
+            raise TypeError(f"each bound must be a (lower, upper) pair, got {_reprlib.repr(pair)}")
         lower = -_math.inf if pair[0] is None else _real(pair[0], "a lower bound")
         upper = _math.inf if pair[1] is None else _real(pair[1], "an upper bound")
         if not lower < upper:
-            raise ValueError(f"bounds must be ordered (lower < upper) and not NaN, got {pair!r}")
+            raise ValueError(f"bounds must be ordered (lower < upper) and not NaN, got {_reprlib.repr(pair)}")
         out.append((lower, upper))
     return out
 
@@ -275,7 +286,7 @@ class NelderMeadConfig:
         self.expansion = _real(expansion, "expansion")
         if not (_math.isfinite(self.expansion) and self.expansion > 1.0 and self.expansion > self.reflection):
             raise ValueError(f"expansion must be finite and greater than 1 and than reflection ({self.reflection}), "
-                             f"got {expansion!r}")
+                             f"got {_reprlib.repr(expansion)}")
         self.contraction = _in_open(contraction, "contraction", 0.0, 1.0)
         self.shrink = _in_open(shrink, "shrink", 0.0, 1.0)
         self.initial_step = _positive_finite(_real(initial_step, "initial_step"), "initial_step")
@@ -373,7 +384,7 @@ class MigradConfig:
 def _positive_finite(value: float, what: str, above: float = 0.0) -> float:
     value = float(value)
     if not _math.isfinite(value) or value <= above:
-        raise GaneshConfigError(f"{what} must be finite and above {above:g}, got {value!r}")
+        raise GaneshConfigError(f"{what} must be finite and above {above:g}, got {_reprlib.repr(value)}")
     return value
 
 
@@ -418,7 +429,7 @@ class AIESMove:
         self.scale = scale
         weight = float(weight)
         if not _math.isfinite(weight) or weight < 0.0:
-            raise ValueError(f"a move weight must be finite and non-negative, got {weight!r}")
+            raise ValueError(f"a move weight must be finite and non-negative, got {_reprlib.repr(weight)}")
         self.weight = weight
 
     @staticmethod
@@ -453,7 +464,7 @@ class ChainStorage:
     @staticmethod
     def rolling(window: int) -> "ChainStorage":
         if int(window) <= 0:
-            raise ValueError(f"the rolling window must be positive, got {window!r}")
+            raise ValueError(f"the rolling window must be positive, got {_reprlib.repr(window)}")
         return ChainStorage("rolling", window=int(window))
 
     @staticmethod
@@ -509,7 +520,7 @@ def _whole(value: int, what: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
         raise TypeError(f"{what} must be an int, got {type(value).__name__}")
     if int(value) < minimum:
-        raise GaneshConfigError(f"{what} must be at least {minimum}, got {value!r}")
+        raise GaneshConfigError(f"{what} must be at least {minimum}, got {_reprlib.repr(value)}")
     return int(value)
 
 
@@ -533,11 +544,11 @@ class ESSMove:
     def __init__(self, kind: str, weight: float, scale: float = 1.0, rescale_covariance: float = 0.001,
                  components: int = 5) -> None:
         if kind not in ("differential", "gaussian", "global"):
-            raise ValueError(f"ESSMove kind must be differential, gaussian or global, got {kind!r}")
+            raise ValueError(f"ESSMove kind must be differential, gaussian or global, got {_reprlib.repr(kind)}")
         self.kind = kind
         weight = float(weight)
         if not _math.isfinite(weight) or weight < 0.0:
-            raise ValueError(f"a move weight must be finite and non-negative, got {weight!r}")
+            raise ValueError(f"a move weight must be finite and non-negative, got {_reprlib.repr(weight)}")
         self.weight = weight
         self.scale = _positive_finite(scale, "the global move's scale")
         self.rescale_covariance = _positive_finite(rescale_covariance, "rescale_covariance")
@@ -620,7 +631,7 @@ class AutocorrelationTerminator:
         if int(n_check) <= 0 or int(n_taus_threshold) <= 0:
             raise ValueError("n_check and n_taus_threshold must be positive")
         if not 0.0 <= float(discard) < 1.0:
-            raise ValueError(f"discard must be in [0, 1), got {discard!r}")
+            raise ValueError(f"discard must be in [0, 1), got {_reprlib.repr(discard)}")
         self.n_check = int(n_check)
         self.n_taus_threshold = int(n_taus_threshold)
         self.dtau_threshold = _positive_finite(dtau_threshold, "dtau_threshold")
@@ -681,7 +692,7 @@ class AdamConfig:
         self.epsilon = _positive_finite(epsilon, "epsilon")
         for name, value in (("beta_1", beta_1), ("beta_2", beta_2)):
             if not 0.0 <= float(value) < 1.0:
-                raise ValueError(f"{name} must be in the range [0, 1), got {value!r}")
+                raise ValueError(f"{name} must be in the range [0, 1), got {_reprlib.repr(value)}")
         self.beta_1, self.beta_2 = float(beta_1), float(beta_2)
         self.parameter_names = _names(parameter_names)
 
@@ -697,7 +708,7 @@ class AdamEMATerminator:
     def __init__(self, *, beta_c: float = 0.9, eps_loss: float = _math.sqrt(2.220446049250313e-16),
                  patience: int = 1) -> None:
         if not 0.0 <= float(beta_c) < 1.0:
-            raise ValueError(f"beta_c must be in the range [0, 1), got {beta_c!r}")
+            raise ValueError(f"beta_c must be in the range [0, 1), got {_reprlib.repr(beta_c)}")
         if not float(eps_loss) >= 0.0 or int(patience) <= 0:
             raise ValueError("eps_loss must be non-negative and patience positive")
         self.beta_c, self.eps_loss, self.patience = float(beta_c), float(eps_loss), int(patience)

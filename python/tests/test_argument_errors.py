@@ -170,10 +170,20 @@ def test_a_bad_reflectivity_message_does_not_stringify_the_value():
         ld.zlm(1, 0, deep, costheta=x, phi=x, pol_angle=x, pol_magnitude=x)
 
 
-@pytest.mark.parametrize("status", [{}, 2**64, (1.0,), slice(None)])
-def test_progress_observer_rejects_a_status_that_is_not_a_snapshot(status, capsys):
-    observer = ld.ganesh.ProgressObserver()
-    with pytest.raises(TypeError, match="ProgressObserver takes \\(step, StatusSnapshot\\)"):
-        observer(1, status)
-    observer(2, ld.ganesh.StatusSnapshot(2, True, "converging"))
-    assert capsys.readouterr().out == "step=2 converging\n"
+@pytest.mark.parametrize("observer", [ld.ganesh.ProgressObserver, ld.ganesh.DebugObserver])
+@pytest.mark.parametrize("step, status", [(1, {}), (1, 2**64), (1, (1.0,)), (1, slice(None)),
+                                          ([[[]]], None), (1.5, None), (True, None), ("1", None)])
+def test_observers_reject_a_call_that_is_not_step_and_snapshot(observer, step, status, capsys):
+    snapshot = ld.ganesh.StatusSnapshot(2, True, "converging")
+    with pytest.raises(TypeError, match=observer.__name__ + " takes \\(step, StatusSnapshot\\)"):
+        observer()(step, snapshot if status is None else status)
+    observer()(np.int64(2), snapshot)
+    assert "converging" in capsys.readouterr().out
+
+
+def test_an_error_message_shows_a_deeply_nested_value_bounded():
+    deep = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(ValueError, match="ESSMove kind must be"):
+        ld.ganesh.ESSMove(deep, 1.0)

@@ -233,7 +233,9 @@ def class_targets(prefix, cls, fixture):
             continue
         raw = inspect.getattr_static(cls, attr)
         owner = next((k for k in cls.__mro__ if attr in vars(k)), object)
-        if owner is object:
+        # What a class inherits from a builtin (object's, str's for StatusMessage, BaseException's
+        # for the error classes) is CPython's code, not laddu_cpp's.
+        if owner.__module__ == "builtins":
             continue
         name = f"{prefix}.{attr}"
         if isinstance(raw, property):
