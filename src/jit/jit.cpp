@@ -191,24 +191,23 @@ void optimise(llvm::Module& module, llvm::TargetMachine& machine) {
     passes.run(module, mam);
 }
 
-// With LADDU_JIT_DUMP=<directory>, every compile writes its LLVM IR before and after the
-// pipeline to <directory>/laddu_kernel_<hash>_<precision>.{lowered,opt}.ll (for inspecting what
-// vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly). A compile served from
-// the object cache runs no pipeline, so it writes only the .lowered.ll.
 // The name of a program's kernel in LADDU_JIT_DUMP's files and the perf map.
 std::string kernel_label(const ir::Program& program, ir::Precision precision) {
     return "laddu_kernel_" + std::to_string(ir::hash(program)) + "_" + precision_name(precision);
 }
 
-// detail::add_object, the program's functions named after its kernel_label.
+// detail::add_object, the program's functions named after its kernel_label (hashed only when
+// the perf map is on).
 llvm::Error add_object(llvm::orc::LLJIT& jit, std::unique_ptr<llvm::MemoryBuffer> object,
                        const ir::Program& program, ir::Precision precision) {
-    return detail::add_object(jit, std::move(object),
-                              detail::perf_map_enabled() ? kernel_label(program, precision)
-                                                         : std::string(),
-                              kFunctionName);
+    return detail::add_object(
+        jit, std::move(object), [&] { return kernel_label(program, precision); }, kFunctionName);
 }
 
+// With LADDU_JIT_DUMP=<directory>, every compile writes its LLVM IR before and after the
+// pipeline to <directory>/laddu_kernel_<hash>_<precision>.{lowered,opt}.ll (for inspecting what
+// vectorised; `llc-19 -O2` turns the .opt.ll into the kernel's assembly). A compile served from
+// the object cache runs no pipeline, so it writes only the .lowered.ll.
 void dump_module(const llvm::Module& module, const ir::Program& program, ir::Precision precision,
                  const std::string& function_name, const char* stage) {
     const char* directory = std::getenv("LADDU_JIT_DUMP");

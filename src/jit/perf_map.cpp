@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <string_view>
 #include <system_error>
@@ -80,7 +81,7 @@ std::string perf_map_path() {
 }
 
 llvm::Error add_object(llvm::orc::LLJIT& jit, std::unique_ptr<llvm::MemoryBuffer> object,
-                       const std::string& prefix, const std::string& main_symbol) {
+                       const std::function<std::string()>& prefix, const std::string& main_symbol) {
     if (!perf_map_enabled()) {
         return jit.addObjectFile(std::move(object));
     }
@@ -88,6 +89,7 @@ llvm::Error add_object(llvm::orc::LLJIT& jit, std::unique_ptr<llvm::MemoryBuffer
     if (auto error = jit.addObjectFile(std::move(object))) {
         return error;
     }
+    const std::string name = prefix();
     std::string lines;
     llvm::raw_string_ostream out(lines);
     for (const Function& function : functions) {
@@ -98,7 +100,7 @@ llvm::Error add_object(llvm::orc::LLJIT& jit, std::unique_ptr<llvm::MemoryBuffer
             continue;
         }
         out << llvm::format_hex_no_prefix(address->getValue(), 1) << ' '
-            << llvm::format_hex_no_prefix(function.size, 1) << ' ' << prefix
+            << llvm::format_hex_no_prefix(function.size, 1) << ' ' << name
             << (function.name == main_symbol ? "" : "_" + function.name) << '\n';
     }
     // One append per object under one lock: lines of concurrent compiles never interleave.

@@ -7,6 +7,7 @@
 // it outlives the process.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,11 +31,13 @@ namespace laddu::jit::detail {
 
 /// Adds `object` to `jit`'s main library (LLJIT::addObjectFile). When perf_map_enabled(), it
 /// then looks up every global function the object defines and appends its line to
-/// perf_map_path(), named `prefix` for the function `main_symbol` and `prefix`_<symbol> for the
-/// others (the names of LADDU_JIT_DUMP's files). A function that cannot be looked up, or a map
-/// that cannot be written, is logged and skipped: profiling never fails a compile.
+/// perf_map_path(), named prefix() for the function `main_symbol` and prefix()_<symbol> for the
+/// others (the names of LADDU_JIT_DUMP's files); `prefix` is called only then. A function that
+/// cannot be looked up, or a map that cannot be written, is logged and skipped: profiling never
+/// fails a compile.
 [[nodiscard]] llvm::Error add_object(llvm::orc::LLJIT& jit,
                                      std::unique_ptr<llvm::MemoryBuffer> object,
-                                     const std::string& prefix, const std::string& main_symbol);
+                                     const std::function<std::string()>& prefix,
+                                     const std::string& main_symbol);
 
 }  // namespace laddu::jit::detail

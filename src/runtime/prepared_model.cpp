@@ -72,16 +72,15 @@ const EventWindows& PreparedModel::State::event_windows() const {
 }
 
 EventCache PreparedModel::State::build_resident(std::size_t read_window) const {
-    if (event_windows().is_resident()) {
+    const EventWindows& opened = event_windows();
+    if (opened.is_resident()) {
         std::optional<EventCache> whole;
-        event_windows().for_each(
-            std::max(event_windows().local_events(), std::size_t{1}),
-            [&](const EventWindow& window) { whole.emplace(build_cache(window)); });
+        opened.for_each(std::max(opened.local_events(), std::size_t{1}),
+                        [&](const EventWindow& window) { whole.emplace(build_cache(window)); });
         return whole ? std::move(*whole) : EventCache::allocate(evaluate, 0, execution.precision);
     }
-    EventCache full =
-        EventCache::allocate(evaluate, event_windows().local_events(), execution.precision);
-    event_windows().for_each(read_window, [&](const EventWindow& window) {
+    EventCache full = EventCache::allocate(evaluate, opened.local_events(), execution.precision);
+    opened.for_each(read_window, [&](const EventWindow& window) {
         full.place(build_cache(window), window.first_chunk * kReductionChunk);
     });
     full.refresh_sum_weights();
